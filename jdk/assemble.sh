@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# assemble.sh BASE_JDK LIBJVM|"" OUT: copy BASE_JDK to OUT, drop in our
+# libjvm.so (if given) and the iostall library (if built), regenerate the CDS
+# archives for that libjvm, and stamp the release file. Skipped when nothing
+# that goes into OUT changed.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+base=$1 libjvm=$2 out=$3
+iostall="$FLEXHEAP_ROOT/build/iostall/libiostall.so"
+rev=$("$FLEXHEAP_ROOT/jdk/revision.sh")
+stamp=$( { echo "$base $rev"; [ -n "$libjvm" ] && sha256sum "$libjvm"; [ -f "$iostall" ] && sha256sum "$iostall"; } | sha256sum | cut -c1-16)
+if [ "$(cat "$out/.flexheap-stamp" 2>/dev/null)" = "$stamp" ]; then
+  log "FlexHeap JDK up to date: $out"; exit 0
+fi
+log "assembling FlexHeap JDK in $out"
+rm -rf "$out.tmp"; mkdir -p "$(dirname "$out")"
+cp -a "$base" "$out.tmp"
+if [ -n "$libjvm" ]; then
+  rm -f "$out.tmp/lib/server/libjvm.so"; cp "$libjvm" "$out.tmp/lib/server/libjvm.so"
+fi
+[ -f "$iostall" ] && cp "$iostall" "$out.tmp/lib/libiostall.so"
+# The base's CDS archives were dumped by another libjvm and would be rejected.
+rm -f "$out.tmp"/lib/server/*.jsa
+"$out.tmp/bin/java" -Xshare:dump -Xlog:cds=warning >/dev/null 2>"$out.tmp/cds-dump.log" \
+  || { cat "$out.tmp/cds-dump.log" >&2; die "CDS dump failed"; }
+"$out.tmp/bin/java" -Xshare:dump -XX:-UseCompressedOops -Xlog:cds=warning >/dev/null 2>>"$out.tmp/cds-dump.log" \
+  || { cat "$out.tmp/cds-dump.log" >&2; die "CDS dump (no compressed oops) failed"; }
+rm -f "$out.tmp/cds-dump.log"
+printf 'FLEXHEAP_REVISION="%s"\nFLEXHEAP_BASE="%s"\n' "$rev" "$base" >> "$out.tmp/release"
+echo "$stamp" > "$out.tmp/.flexheap-stamp"
+rm -rf "$out"; mv "$out.tmp" "$out"
+"$out/bin/java" -version 2>&1 | sed 's/^/  /' >&2

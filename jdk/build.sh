@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Build the FlexHeap JDK into $JDK_OUT (default build/flexheap-jdk).
+#   Fast path: an installed JDK of exactly our OpenJDK version exists -> build
+#   libjvm.so only and assemble a copy of that JDK with it (+ fresh CDS archives).
+#   Otherwise: build a full JDK image (slow), never a mixed-version image.
+# Usage: jdk/build.sh [--plan]   (--plan prints the decisions and exits)
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+plan_only=0; [ "${1:-}" = "--plan" ] && plan_only=1
+base=$("$FLEXHEAP_ROOT/jdk/find-base-jdk.sh" || true)
+if [ -n "${FLEXHEAP_FORCE_FULL:-}" ]; then base=""; fi
+mode=libjvm; [ -n "$base" ] || mode=full-image
+boot="${FLEXHEAP_BOOT_JDK:-$base}"
+if [ -z "$boot" ]; then   # any JDK 24/25 can boot the build
+  for rel in /usr/lib/jvm/*/release; do
+    grep -qE '^JAVA_VERSION="2[45](\.|")' "$rel" 2>/dev/null && { boot=$(dirname "$rel"); break; }
+  done
+fi
+if [ $plan_only -eq 1 ]; then
+  echo "mode=$mode"; echo "base=${base:-none}"; echo "boot=${boot:-none}"; echo "out=$JDK_OUT"; exit 0
+fi
+[ -n "$boot" ] || die "no boot JDK 24 or 25 found (set FLEXHEAP_BOOT_JDK)"
+
+"$FLEXHEAP_ROOT/jdk/deps.sh"
+src=$("$FLEXHEAP_ROOT/jdk/apply.sh")
+export CCACHE_DIR="${CCACHE_DIR:-$FLEXHEAP_CACHE/ccache}"
+mkdir -p "$CCACHE_DIR"; ccache -M 8G >/dev/null
+
+if [ "$mode" = libjvm ]; then
+  # Same version string as the base image, so the VM and class library agree.
+  version=$(sed -n 's/^JAVA_RUNTIME_VERSION="\(.*\)"/\1/p' "$base/release")
+  builddir="$BUILD_DIR"
+else
+  version="$JDK_VERSION"; builddir="$BUILD_DIR-full"
+fi
+conf_args=(--with-boot-jdk="$boot" --enable-headless-only --with-debug-level=release
+  --with-native-debug-symbols=none --enable-ccache --disable-warnings-as-errors
+  --with-jvm-variants=server --with-jvm-features=-zgc,-shenandoahgc,-epsilongc,-jvmci
+  --with-version-string="$version" --with-vendor-name=FlexHeap
+  --with-jobs="${FLEXHEAP_JOBS:-$(nproc)}")
+conf_key=$(printf '%s\n' "$src" "${conf_args[@]}" | sha256sum | cut -c1-16)
+mkdir -p "$builddir"
+if [ "$(cat "$builddir/.flexheap-configured" 2>/dev/null)" != "$conf_key" ]; then
+  log "configuring OpenJDK ($mode) in $builddir"
+  (cd "$builddir" && bash "$src/configure" "${conf_args[@]}" > configure.log 2>&1) \
+    || { tail -30 "$builddir/configure.log" >&2; die "configure failed (log: $builddir/configure.log)"; }
+  echo "$conf_key" > "$builddir/.flexheap-configured"
+fi
+
+start=$(date +%s)
+target=hotspot; [ "$mode" = full-image ] && target=images
+log "building '$target' (log: $builddir/build.log)"
+if ! make -C "$builddir" "$target" LOG=warn > "$builddir/build.log" 2>&1; then
+  grep -E 'error|Error' "$builddir/build.log" | head -30 >&2; die "build failed (log: $builddir/build.log)"
+fi
+log "build finished in $(( $(date +%s) - start ))s"
+
+if [ "$mode" = libjvm ]; then
+  libjvm="$builddir/hotspot/variant-server/libjvm/libjvm.so"
+  [ -f "$libjvm" ] || libjvm=$(find "$builddir/support" -path '*server/libjvm.so' | head -1)
+  "$FLEXHEAP_ROOT/jdk/assemble.sh" "$base" "$libjvm" "$JDK_OUT"
+else
+  "$FLEXHEAP_ROOT/jdk/assemble.sh" "$builddir/images/jdk" "" "$JDK_OUT"
+fi

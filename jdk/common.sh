@@ -1,0 +1,53 @@
+# Shared settings for the FlexHeap JDK scripts (sourced, not run).
+# Everything fetched or built lives outside git, under $FLEXHEAP_CACHE.
+FLEXHEAP_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+FLEXHEAP_CACHE="${FLEXHEAP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/flexheap}"
+JDK_VERSION="25.0.3+9"                      # OpenJDK tag we build on
+JDK_DEB_VERSION="25.0.3+9-2~deb13u1"        # Debian source package version
+JDK_DEB_SUITE="trixie"
+JDK_ORIG_TAR="openjdk-25_25.0.3+9.orig.tar.xz"
+JDK_ORIG_SHA256_FILE="$FLEXHEAP_ROOT/jdk/openjdk-25.sha256"
+SRC_PRISTINE="$FLEXHEAP_CACHE/src/jdk-$JDK_VERSION"      # unpacked, never modified
+SRC_WORK="$FLEXHEAP_CACHE/src/jdk-$JDK_VERSION-flexheap"  # pristine + our sources/patches
+BUILD_DIR="$FLEXHEAP_CACHE/build/jdk"
+JDK_OUT="${FLEXHEAP_JDK_OUT:-$FLEXHEAP_ROOT/build/flexheap-jdk}"
+
+log() { echo "flexheap: $*" >&2; }
+die() { echo "flexheap: error: $*" >&2; exit 1; }
+
+# The first Debian mirror URI configured on this machine (deb822 or one-line format).
+debian_mirror() {
+  local f uri
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] || continue
+    uri=$(awk '/^URIs:/ {for (i=2;i<=NF;i++) if ($i ~ /\/debian\/?$/) {print $i; exit}}' "$f")
+    [ -n "$uri" ] && { echo "${uri%/}"; return 0; }
+  done
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    [ -f "$f" ] || continue
+    uri=$(awk '$1=="deb" {for (i=2;i<=NF;i++) if ($i ~ /^(https?|file):.*\/debian\/?$/) {print $i; exit}}' "$f")
+    [ -n "$uri" ] && { echo "${uri%/}"; return 0; }
+  done
+  return 1
+}
+
+# Run apt-get with a private configuration for one extra suite (deb-src or deb),
+# leaving /etc/apt and the system's package lists untouched.
+private_apt() {  # private_apt <types> <suite> <apt-get args...>
+  local types=$1 suite=$2; shift 2
+  local dir="$FLEXHEAP_CACHE/apt/$suite-${types// /-}" mirror
+  mirror=$(debian_mirror) || die "no Debian mirror found in /etc/apt sources"
+  mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
+  cat > "$dir/sources.list" <<SRC
+deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main
+SRC
+  [ "$types" = "deb" ] && sed -i 's/^deb-src/deb/' "$dir/sources.list"
+  local opts=(-o "Dir::Etc::SourceList=$dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
+              -o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir/cache"
+              -o APT::Get::List-Cleanup=0 -o Debug::NoLocking=1)
+  if [ ! -f "$dir/updated" ] || [ -n "$(find "$dir/updated" -mmin +1440)" ]; then
+    apt-get "${opts[@]}" update -qq >/dev/null 2>"$dir/update.err" || { cat "$dir/update.err" >&2; die "apt update for $suite failed"; }
+    touch "$dir/updated"
+  fi
+  apt-get "${opts[@]}" "$@"
+}
