@@ -28,6 +28,8 @@ for p in "$FLEXHEAP_ROOT"/jdk/patches/*.patch; do
 done
 # 2. our own new sources
 if [ -d "$FLEXHEAP_ROOT/jdk/src" ]; then cp -r "$FLEXHEAP_ROOT/jdk/src" "$stage/tree/"; fi
+# the iostall C API, one header shared with the iostall library
+cp "$FLEXHEAP_ROOT/iostall/include/iostall.h" "$stage/tree/src/hotspot/share/gc/g1/flexheap/iostall.h"
 # 3. the revision this build carries, for java -version and -Xlog:gc+init
 rev=$("$FLEXHEAP_ROOT/jdk/revision.sh")
 mkdir -p "$stage/tree/src/hotspot/share/runtime"

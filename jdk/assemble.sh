@@ -8,7 +8,10 @@ set -euo pipefail
 base=$1 libjvm=$2 out=$3
 iostall="$FLEXHEAP_ROOT/build/iostall/libiostall.so"
 rev=$("$FLEXHEAP_ROOT/jdk/revision.sh")
-stamp=$( { echo "$base $rev"; [ -n "$libjvm" ] && sha256sum "$libjvm"; [ -f "$iostall" ] && sha256sum "$iostall"; } | sha256sum | cut -c1-16)
+[ -z "$libjvm" ] || [ -f "$libjvm" ] || die "no such libjvm.so: $libjvm"
+stamp=$( { echo "$base $rev"
+           if [ -n "$libjvm" ]; then sha256sum "$libjvm"; fi
+           if [ -f "$iostall" ]; then sha256sum "$iostall"; fi; } | sha256sum | cut -c1-16)
 if [ "$(cat "$out/.flexheap-stamp" 2>/dev/null)" = "$stamp" ]; then
   log "FlexHeap JDK up to date: $out"; exit 0
 fi

@@ -57,8 +57,8 @@ fi
 log "build finished in $(( $(date +%s) - start ))s"
 
 if [ "$mode" = libjvm ]; then
-  libjvm="$builddir/hotspot/variant-server/libjvm/libjvm.so"
-  [ -f "$libjvm" ] || libjvm=$(find "$builddir/support" -path '*server/libjvm.so' | head -1)
+  libjvm="$builddir/support/modules_libs/java.base/server/libjvm.so"
+  [ -f "$libjvm" ] || die "build produced no $libjvm"
   "$FLEXHEAP_ROOT/jdk/assemble.sh" "$base" "$libjvm" "$JDK_OUT"
 else
   "$FLEXHEAP_ROOT/jdk/assemble.sh" "$builddir/images/jdk" "" "$JDK_OUT"

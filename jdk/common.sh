@@ -49,5 +49,5 @@ SRC
     apt-get "${opts[@]}" update -qq >/dev/null 2>"$dir/update.err" || { cat "$dir/update.err" >&2; die "apt update for $suite failed"; }
     touch "$dir/updated"
   fi
-  apt-get "${opts[@]}" "$@"
+  "${PRIVATE_APT_TOOL:-apt-get}" "${opts[@]}" "$@"
 }

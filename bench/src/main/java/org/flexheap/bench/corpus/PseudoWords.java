@@ -1,0 +1,42 @@
+package org.flexheap.bench.corpus;
+
+/**
+ * Maps a vocabulary rank to a unique English-looking pseudo-word built from
+ * consonant-vowel syllables. Frequent (low) ranks get short words, as in real text.
+ */
+public final class PseudoWords {
+    private static final String CONSONANTS = "bcdfghjklmnprstvwz";
+    private static final String VOWELS = "aeiou";
+    private static final String[] SYLLABLES = buildSyllables();
+
+    private PseudoWords() {}
+
+    private static String[] buildSyllables() {
+        String[] s = new String[CONSONANTS.length() * VOWELS.length()];
+        int i = 0;
+        for (char c : CONSONANTS.toCharArray()) {
+            for (char v : VOWELS.toCharArray()) {
+                s[i++] = "" + c + v;
+            }
+        }
+        return s;
+    }
+
+    /**
+     * Bijective base-k numeration over fixed-width syllables: every rank yields a
+     * distinct syllable sequence, and fixed-width syllables parse uniquely, so words
+     * are distinct. Every word has at least two letters.
+     */
+    public static String word(long rank) {
+        if (rank < 0) throw new IllegalArgumentException("rank < 0");
+        int k = SYLLABLES.length;
+        StringBuilder sb = new StringBuilder(8);
+        long n = rank + 1;
+        while (n > 0) {
+            n--;
+            sb.insert(0, SYLLABLES[(int) (n % k)]);
+            n /= k;
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,41 @@
+package org.flexheap.bench.query;
+
+import java.io.IOException;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.TopScoreDocCollectorManager;
+import org.apache.lucene.index.StoredFields;
+import org.flexheap.bench.index.IndexSchema;
+
+/**
+ * Runs one single-term query. Hits are counted exactly (like Elasticsearch's
+ * track_total_hits=true), so a frequent term reads its whole postings list: this is
+ * what makes high-frequency queries I/O heavy. Small queries then load the stored
+ * payload of their hits (a result page); large ones keep up to 500,000 hits on the
+ * heap (a priority queue of ScoreDocs per query) and load nothing.
+ */
+public final class QueryExecutor {
+
+    /** What a query returned; {@code bytesLoaded} keeps stored-field reads from being optimised away. */
+    public record Result(long totalHits, int returned, long bytesLoaded) {}
+
+    private QueryExecutor() {}
+
+    public static Result run(IndexSearcher searcher, String term, int topN) throws IOException {
+        TermQuery q = new TermQuery(new Term(IndexSchema.BODY, term));
+        TopDocs top = searcher.search(q, new TopScoreDocCollectorManager(topN, Integer.MAX_VALUE));
+        long loaded = 0;
+        if (topN <= QueryKind.PAGE) {
+            StoredFields fields = searcher.storedFields();
+            for (ScoreDoc sd : top.scoreDocs) {
+                String payload = fields.document(sd.doc).get(IndexSchema.PAYLOAD);
+                if (payload == null) throw new IOException("hit " + sd.doc + " has no stored payload");
+                loaded += payload.length();
+            }
+        }
+        return new Result(top.totalHits.value(), top.scoreDocs.length, loaded);
+    }
+}

@@ -1,0 +1,63 @@
+package org.flexheap.bench.util;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Evicts one index's files from the kernel page cache with
+ * posix_fadvise(DONTNEED), so a measurement starts cold without dropping every
+ * other process's cache. Pages still mapped by an open reader are not evicted,
+ * so call this with the index closed.
+ */
+public final class PageCache {
+    private static final int O_RDONLY = 0;
+    private static final int POSIX_FADV_DONTNEED = 4;
+
+    private PageCache() {}
+
+    /** Returns the number of files advised, or -1 if the native calls are unavailable. */
+    public static int evict(Path dir) {
+        try {
+            Linker linker = Linker.nativeLinker();
+            var lookup = linker.defaultLookup();
+            MethodHandle open = linker.downcallHandle(lookup.find("open").orElseThrow(),
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT,
+                            ValueLayout.JAVA_INT),
+                    Linker.Option.firstVariadicArg(2));
+            MethodHandle fadvise = linker.downcallHandle(lookup.find("posix_fadvise").orElseThrow(),
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
+                            ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
+            MethodHandle close = linker.downcallHandle(lookup.find("close").orElseThrow(),
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+            List<Path> files;
+            try (Stream<Path> s = Files.list(dir)) {
+                files = s.filter(Files::isRegularFile).toList();
+            }
+            int n = 0;
+            try (Arena arena = Arena.ofConfined()) {
+                for (Path f : files) {
+                    MemorySegment name = arena.allocateFrom(f.toString());
+                    int fd = (int) open.invokeExact(name, O_RDONLY, 0);
+                    if (fd < 0) continue;
+                    int rc = (int) fadvise.invokeExact(fd, 0L, 0L, POSIX_FADV_DONTNEED);
+                    int ignored = (int) close.invokeExact(fd);
+                    if (rc == 0) n++;
+                }
+            }
+            return n;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (Throwable t) {
+            return -1;
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package org.flexheap.bench.workload;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** One phase's measurements, serialised into the run JSON's "phases" list. */
+public final class PhaseResult {
+    private final Map<String, Object> fields = new LinkedHashMap<>();
+
+    PhaseResult(String name, long queries, double seconds, LatencyLog lat, Probe.Delta d) {
+        fields.put("name", name);
+        fields.put("queries", queries);
+        fields.put("duration_s", seconds);
+        fields.put("throughput_qps", seconds > 0 ? queries / seconds : 0.0);
+        fields.put("p50_ms", lat.percentileMillis(50));
+        fields.put("p99_ms", lat.percentileMillis(99));
+        fields.put("gc_count", d.gc().count());
+        fields.put("gc_time_ms", d.gc().pauseMillis());
+        fields.put("gc_concurrent_ms", d.gc().concurrentMillis());
+        fields.put("gc_overhead_pct", seconds > 0 ? 100.0 * d.gc().pauseMillis() / (seconds * 1000) : 0.0);
+        fields.put("read_bytes", d.readBytes());
+        fields.put("start_epoch_ms", d.startEpochMs());
+        fields.put("end_epoch_ms", d.endEpochMs());
+    }
+
+    PhaseResult put(String key, Object value) {
+        fields.put(key, value);
+        return this;
+    }
+
+    public Object get(String key) { return fields.get(key); }
+
+    public String name() { return (String) fields.get("name"); }
+
+    public long queries() { return ((Number) fields.get("queries")).longValue(); }
+
+    public Map<String, Object> toMap() { return fields; }
+}

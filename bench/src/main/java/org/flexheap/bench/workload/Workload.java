@@ -1,0 +1,41 @@
+package org.flexheap.bench.workload;
+
+import java.util.List;
+import org.flexheap.bench.query.QueryKind;
+
+/** The named workloads of `run`: single classes, the paper's mixes M1-M4 (Table 3), and ingest. */
+public enum Workload {
+    H50(List.of(QueryKind.H50)),
+    M50(List.of(QueryKind.M50)),
+    L50(List.of(QueryKind.L50)),
+    H500k(List.of(QueryKind.H500k)),
+    M500k(List.of(QueryKind.M500k)),
+    /** Sequential phases, all clients on one phase at a time. */
+    M1(List.of(QueryKind.H50, QueryKind.M500k, QueryKind.L50, QueryKind.H500k, QueryKind.M50)),
+    M2(List.of(QueryKind.H50, QueryKind.M500k, QueryKind.H500k)),
+    /** Concurrent: first class is the continuous small stream, the rest arrive in Poisson batches. */
+    M3(List.of(QueryKind.M50, QueryKind.M500k, QueryKind.H500k)),
+    M4(List.of(QueryKind.L50, QueryKind.M500k, QueryKind.H500k)),
+    ingest(List.of());
+
+    public final List<QueryKind> classes;
+
+    Workload(List<QueryKind> classes) { this.classes = classes; }
+
+    public boolean concurrent() { return this == M3 || this == M4; }
+
+    public static Workload parse(String s) {
+        for (Workload w : values()) if (w.name().equalsIgnoreCase(s)) return w;
+        throw new IllegalArgumentException("unknown workload '" + s + "'; one of H50 M50 L50 H500k M500k M1 M2 M3 M4 ingest");
+    }
+
+    public String describe() {
+        return switch (this) {
+            case ingest -> "indexing threads add documents (NRT refresh, commits, merges) while clients search; then search only";
+            case M3, M4 -> classes.get(0) + " clients run continuously while " + classes.get(1) + "+" + classes.get(2)
+                    + " arrive in Poisson batches to the large-query clients";
+            case M1, M2 -> "sequential phases " + String.join("-", classes.stream().map(Enum::name).toList());
+            default -> classes.get(0) + " alone";
+        };
+    }
+}

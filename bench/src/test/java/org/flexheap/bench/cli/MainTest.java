@@ -1,0 +1,58 @@
+package org.flexheap.bench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.flexheap.bench.util.Json;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MainTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void buildThenRunWritesResultJson() throws Exception {
+        Path idx = tmp.resolve("idx");
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        int rc = Main.run(new String[] {"build-index", "--index", idx.toString(), "--size-mb", "2", "--vocab", "20000",
+                "--doc-words", "60"}, new PrintStream(buf, true, StandardCharsets.UTF_8));
+        assertEquals(0, rc);
+        Map<String, Object> manifest = (Map<String, Object>) Json.parse(buf.toString(StandardCharsets.UTF_8));
+        assertTrue(((Number) manifest.get("docs")).longValue() > 0);
+
+        Path out = tmp.resolve("res/h50.json");
+        rc = Main.run(new String[] {"run", "--index", idx.toString(), "--workload", "H50", "--scale", "0.001",
+                "--out", out.toString()}, System.out);
+        assertEquals(0, rc);
+        Map<String, Object> res = (Map<String, Object>) Json.parse(Files.readString(out));
+        assertEquals("H50", res.get("workload"));
+        assertEquals(true, res.get("ok"));
+        Map<String, Object> phase = ((List<Map<String, Object>>) res.get("phases")).get(0);
+        for (String k : List.of("name", "queries", "duration_s", "throughput_qps", "p50_ms", "p99_ms", "gc_count",
+                "gc_time_ms", "read_bytes")) {
+            assertTrue(phase.containsKey(k), k);
+        }
+        assertTrue(((Map<String, Object>) res.get("jvm")).containsKey("max_heap"));
+    }
+
+    @Test
+    void failuresExitNonZeroWithOkFalse() throws Exception {
+        assertEquals(2, Main.run(new String[] {"run", "--index", tmp.toString(), "--workload", "M9"}, System.out));
+        assertEquals(2, Main.run(new String[] {"build-index", "--index", tmp.toString()}, System.out));
+        assertEquals(2, Main.run(new String[] {"run", "--index", tmp.toString(), "--workload", "H50", "--bogus", "1"},
+                System.out));
+        Path out = tmp.resolve("fail.json");
+        assertEquals(1, Main.run(new String[] {"run", "--index", tmp.resolve("none").toString(), "--workload", "H50",
+                "--out", out.toString()}, System.out));
+        assertTrue(Files.readString(out).contains("\"ok\": false"));
+    }
+}

@@ -1,0 +1,107 @@
+package org.flexheap.bench.workload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.flexheap.bench.TestIndexes;
+import org.flexheap.bench.index.IndexBuilder;
+import org.flexheap.bench.index.Manifest;
+import org.flexheap.bench.query.QueryKind;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WorkloadMixTest {
+    @TempDir
+    static Path tmp;
+    static Path index;
+    static final Scale SCALE = new Scale(0.002, 4);
+
+    @BeforeAll
+    static void build() throws Exception {
+        index = tmp.resolve("idx");
+        TestIndexes.build(index, TestIndexes.small(21));
+    }
+
+    @Test
+    void sequentialMixesRunPhasesInOrderWithScaledCounts() throws Exception {
+        for (Workload w : List.of(Workload.M1, Workload.M2)) {
+            Map<String, Object> r = WorkloadRunner.run(index, w, SCALE, RunOptions.defaults());
+            assertEquals(true, r.get("ok"));
+            List<Map<String, Object>> phases = phases(r);
+            assertEquals(w.classes.size(), phases.size());
+            for (int i = 0; i < phases.size(); i++) {
+                QueryKind k = w.classes.get(i);
+                assertEquals(k.name(), phases.get(i).get("name"), w + " phase " + i);
+                assertEquals((long) Math.max(1, Math.round(k.paperQueries * 0.002)), num(phases.get(i), "queries"));
+                assertEquals(4L, num(phases.get(i), "clients"));
+                assertTrue(num(phases.get(i), "end_epoch_ms") >= num(phases.get(i), "start_epoch_ms"));
+            }
+            for (int i = 1; i < phases.size(); i++) {
+                assertTrue(num(phases.get(i), "start_epoch_ms") >= num(phases.get(i - 1), "end_epoch_ms"),
+                        "phases do not overlap");
+            }
+        }
+        assertEquals(List.of("H50", "M500k", "L50", "H500k", "M50"),
+                Workload.M1.classes.stream().map(Enum::name).toList());
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void concurrentMixesServeSmallStreamAndPoissonBatches() throws Exception {
+        for (Workload w : List.of(Workload.M3, Workload.M4)) {
+            RunOptions opt = new RunOptions(3, 50.0, 0, false);
+            Map<String, Object> r = WorkloadRunner.run(index, w, SCALE, opt);
+            List<Map<String, Object>> phases = phases(r);
+            assertEquals(1, phases.size());
+            Map<String, Object> p = phases.get(0);
+            assertEquals(w.name(), p.get("name"));
+            assertEquals(2L, num(p, "small_clients"));
+            assertEquals(2L, num(p, "large_clients"));
+            Map<String, Object> classes = (Map<String, Object>) p.get("classes");
+            long total = 0;
+            for (QueryKind k : w.classes) {
+                long n = num((Map<String, Object>) classes.get(k.name()), "queries");
+                assertEquals(SCALE.queries(k), n, w + " " + k);
+                total += n;
+            }
+            assertEquals(total, num(p, "queries"));
+            long largeQueries = SCALE.queries(QueryKind.M500k) + SCALE.queries(QueryKind.H500k);
+            assertEquals((largeQueries + 1) / 2, num(p, "batches"), "batch size = large clients");
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void ingestedDocumentsBecomeSearchableAndIndexIsRestored() throws Exception {
+        Scale scale = new Scale(0.0005, 2); // 2,000 documents, 20 search-only queries
+        Map<String, Object> r = WorkloadRunner.run(index, Workload.ingest, scale, RunOptions.defaults());
+        List<Map<String, Object>> phases = phases(r);
+        assertEquals(List.of("ingest", "search"), phases.stream().map(p -> p.get("name")).toList());
+        Map<String, Object> ingest = phases.get(0);
+        assertEquals(2000L, num(ingest, "docs"));
+        assertEquals(2000L, num(ingest, "searchable_ingested_docs"));
+        assertTrue(((Number) ingest.get("docs_per_s")).doubleValue() > 0);
+        assertEquals(20L, num(phases.get(1), "queries"));
+        long built = Manifest.docs(Manifest.read(index));
+        try (Directory d = FSDirectory.open(index); DirectoryReader reader = DirectoryReader.open(d)) {
+            assertEquals(built, reader.maxDoc(), "index rolled back to the built commit");
+        }
+        assertEquals(true, new IndexBuilder(TestIndexes.small(21), index, 2).buildOrReuse().get("reused"));
+    }
+
+    @SuppressWarnings("unchecked")
+    static List<Map<String, Object>> phases(Map<String, Object> r) {
+        return (List<Map<String, Object>>) r.get("phases");
+    }
+
+    static long num(Map<String, Object> m, String k) {
+        return ((Number) m.get(k)).longValue();
+    }
+}

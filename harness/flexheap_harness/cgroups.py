@@ -1,0 +1,404 @@
+"""Per-run cgroups: the DRAM budget (memory controller) and device throttling (io/blkio).
+
+A fresh cgroup is made for every run and removed afterwards. The JVM is placed in
+it before exec (see `RunCgroup.attach_current_process`, used as a preexec hook),
+so the heap, JVM native memory and the page cache its reads fill are all charged
+to the budget and nothing the JVM starts can escape.
+
+cgroup v2 is used when its memory controller is available (cgroup.controllers of
+the v2 root); otherwise cgroup v1 (memory + blkio hierarchies). On v1 the run
+cgroup nests under the harness's own cgroup so limits of an enclosing container
+still apply; on v2 it sits in a `flexheap` folder under the root, because v2
+forbids enabling controllers below a cgroup that holds processes.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+MOUNTS_FILE = "/proc/self/mounts"
+SELF_CGROUP_FILE = "/proc/self/cgroup"
+
+
+# ---------------------------------------------------------------- parsing (pure)
+
+
+def parse_kv_stat(text: str) -> dict[str, int]:
+    """memory.stat (v1 and v2), cpu.stat, memory.events: 'key value' per line."""
+    out: dict[str, int] = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) == 2:
+            try:
+                out[parts[0]] = int(parts[1])
+            except ValueError:
+                pass
+    return out
+
+
+def page_cache_bytes(stat: dict[str, int]) -> int | None:
+    """Page cache charged to the cgroup. v1 'total_cache' (hierarchical) or 'cache'; v2 'file'."""
+    for key in ("total_cache", "cache", "file"):
+        if key in stat:
+            return stat[key]
+    return None
+
+
+def anon_bytes(stat: dict[str, int]) -> int | None:
+    """Anonymous memory (heap + native). v1 'total_rss' or 'rss'; v2 'anon'."""
+    for key in ("total_rss", "rss", "anon"):
+        if key in stat:
+            return stat[key]
+    return None
+
+
+def parse_io_stat_v2(text: str) -> dict[str, dict[str, int]]:
+    """v2 io.stat: '254:0 rbytes=1 wbytes=2 rios=3 wios=4 ...' -> {'254:0': {...}}."""
+    out: dict[str, dict[str, int]] = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if not parts or ":" not in parts[0]:
+            continue
+        fields: dict[str, int] = {}
+        for kv in parts[1:]:
+            k, _, v = kv.partition("=")
+            if v.isdigit():
+                fields[k] = int(v)
+        out[parts[0]] = fields
+    return out
+
+
+def parse_blkio_v1(text: str) -> dict[str, dict[str, int]]:
+    """v1 blkio.throttle.io_service_bytes: '254:0 Read 123' lines -> {'254:0': {'read': 123, ...}}."""
+    out: dict[str, dict[str, int]] = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and ":" in parts[0] and parts[2].isdigit():
+            out.setdefault(parts[0], {})[parts[1].lower()] = int(parts[2])
+    return out
+
+
+def io_bytes_for(stats: dict[str, dict[str, int]], dev: str | None) -> tuple[int, int] | None:
+    """(read, write) bytes from either parsed io format; one device or all summed.
+    An empty stat file means nothing moved yet: (0, 0)."""
+    r = w = 0
+    for key, fields in stats.items():
+        if dev is not None and key != dev:
+            continue
+        r += fields.get("rbytes", fields.get("read", 0))
+        w += fields.get("wbytes", fields.get("write", 0))
+    return r, w
+
+
+def parse_mounts(text: str) -> dict[str, str]:
+    """Map 'v2' and each v1 controller name to its mount point."""
+    mounts: dict[str, str] = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) < 4:
+            continue
+        _src, target, fstype, options = parts[:4]
+        if fstype == "cgroup2":
+            mounts.setdefault("v2", target)
+        elif fstype == "cgroup":
+            for opt in options.split(","):
+                if opt in ("memory", "blkio", "cpu", "cpuacct", "pids", "freezer"):
+                    mounts.setdefault(opt, target)
+    return mounts
+
+
+def parse_self_cgroup(text: str) -> dict[str, str]:
+    """/proc/self/cgroup -> {'memory': '/a/b', 'blkio': '/', 'v2': '/'}."""
+    out: dict[str, str] = {}
+    for line in text.splitlines():
+        hid, _, rest = line.partition(":")
+        controllers, _, path = rest.partition(":")
+        if hid == "0" and controllers == "":
+            out["v2"] = path
+        for c in controllers.split(","):
+            if c:
+                out[c] = path
+    return out
+
+
+# ---------------------------------------------------------------- detection
+
+
+@dataclass
+class CgroupSupport:
+    """What this machine lets us do. `problems` says what is missing and why."""
+
+    memory: str | None = None  # 'v2' | 'v1' | None
+    io: str | None = None  # 'v2' | 'v1' | None
+    memory_parent: Path | None = None
+    io_parent: Path | None = None
+    problems: list[str] = field(default_factory=list)
+
+
+def _read(path: str | Path) -> str:
+    with open(path) as f:
+        return f.read()
+
+
+def detect(parent_override: str | None = None) -> CgroupSupport:
+    sup = CgroupSupport()
+    if os.geteuid() != 0:
+        sup.problems.append(
+            "not root: cannot create cgroups (budget and device throttling need root, "
+            "or a delegated cgroup v2 subtree with memory+io controllers)"
+        )
+        return sup
+    try:
+        mounts = parse_mounts(_read(MOUNTS_FILE))
+        own = parse_self_cgroup(_read(SELF_CGROUP_FILE))
+    except OSError as e:
+        sup.problems.append(f"cannot read cgroup mounts: {e}")
+        return sup
+
+    v2_controllers: set[str] = set()
+    if "v2" in mounts:
+        try:
+            v2_controllers = set(_read(Path(mounts["v2"]) / "cgroup.controllers").split())
+        except OSError:
+            pass
+
+    def v2_parent() -> Path:
+        return Path(mounts["v2"]) / (parent_override or "flexheap").strip("/")
+
+    def v1_parent(ctrl: str) -> Path:
+        if parent_override:
+            return Path(mounts[ctrl]) / parent_override.strip("/")
+        return Path(mounts[ctrl]) / own.get(ctrl, "/").lstrip("/")
+
+    if "memory" in v2_controllers:
+        sup.memory, sup.memory_parent = "v2", v2_parent()
+    elif "memory" in mounts:
+        sup.memory, sup.memory_parent = "v1", v1_parent("memory")
+    else:
+        sup.problems.append(
+            "no memory controller (not in cgroup v2 cgroup.controllers, no v1 memory mount): "
+            "runs are NOT budgeted; enable it (cgroup_enable=memory) to enforce a DRAM budget"
+        )
+
+    if "io" in v2_controllers and sup.memory in ("v2", None):
+        sup.io, sup.io_parent = "v2", v2_parent()
+    elif "blkio" in mounts:
+        sup.io, sup.io_parent = "v1", v1_parent("blkio")
+    else:
+        sup.problems.append(
+            "no io/blkio controller: device profiles other than 'host' cannot be emulated"
+        )
+    return sup
+
+
+# ---------------------------------------------------------------- a run's cgroup
+
+
+@dataclass(frozen=True)
+class IoLimit:
+    device: str  # 'major:minor' of a whole disk
+    read_bps: int | None = None
+    write_bps: int | None = None
+    read_iops: int | None = None
+    write_iops: int | None = None
+
+
+class RunCgroup:
+    """One fresh cgroup (one dir per hierarchy) for one run."""
+
+    def __init__(self, support: CgroupSupport, name: str, memory_limit: int | None, io_limit: IoLimit | None):
+        self.support = support
+        self.name = name
+        self.memory_limit = memory_limit if support.memory else None
+        self.io_limit = io_limit if support.io else None
+        self.dirs: list[Path] = []
+        self.memory_dir: Path | None = None
+        self.io_dir: Path | None = None
+        self.warnings: list[str] = []
+
+    # -- setup
+
+    def create(self) -> None:
+        sup = self.support
+        # The cgroups are made even without limits: they still give per-run stats.
+        if sup.memory_parent is not None:
+            self.memory_dir = self._make(sup.memory_parent, sup.memory, {"memory"})
+        if sup.io_parent is not None:
+            if sup.io == "v2" and self.memory_dir is not None and sup.memory == "v2":
+                self.io_dir = self.memory_dir
+                self._enable_v2(self.memory_dir.parent, {"io"})
+            else:
+                self.io_dir = self._make(sup.io_parent, sup.io, {"io"})
+        try:
+            if self.memory_dir is not None and self.memory_limit is not None:
+                self._set_memory_limit(self.memory_dir, sup.memory, self.memory_limit)
+            if self.io_dir is not None and self.io_limit is not None:
+                self._set_io_limit(self.io_dir, sup.io, self.io_limit)
+        except BaseException:
+            self.remove()
+            raise
+
+    def _make(self, parent: Path, version: str | None, controllers: set[str]) -> Path:
+        if version == "v2":
+            parent.mkdir(exist_ok=True)
+            self._enable_v2(parent.parent, controllers)
+            self._enable_v2(parent, controllers)
+        d = parent / self.name
+        d.mkdir()
+        if d not in self.dirs:
+            self.dirs.append(d)
+        return d
+
+    @staticmethod
+    def _enable_v2(d: Path, controllers: set[str]) -> None:
+        ctl = d / "cgroup.subtree_control"
+        have = set(_read(ctl).split())
+        missing = controllers - have
+        if missing:
+            with open(ctl, "w") as f:
+                f.write(" ".join(f"+{c}" for c in sorted(missing)))
+
+    @staticmethod
+    def _set_memory_limit(d: Path, version: str | None, limit: int) -> None:
+        if version == "v2":
+            (d / "memory.max").write_text(str(limit))
+            # Swap would silently extend the budget.
+            if (d / "memory.swap.max").exists():
+                (d / "memory.swap.max").write_text("0")
+        else:
+            (d / "memory.limit_in_bytes").write_text(str(limit))
+            memsw = d / "memory.memsw.limit_in_bytes"
+            if memsw.exists():
+                try:
+                    memsw.write_text(str(limit))
+                except OSError:
+                    pass
+
+    @staticmethod
+    def _set_io_limit(d: Path, version: str | None, lim: IoLimit) -> None:
+        if version == "v2":
+            parts = [lim.device]
+            for key, val in (("rbps", lim.read_bps), ("wbps", lim.write_bps),
+                             ("riops", lim.read_iops), ("wiops", lim.write_iops)):
+                if val:
+                    parts.append(f"{key}={val}")
+            (d / "io.max").write_text(" ".join(parts))
+        else:
+            for fname, val in (("blkio.throttle.read_bps_device", lim.read_bps),
+                               ("blkio.throttle.write_bps_device", lim.write_bps),
+                               ("blkio.throttle.read_iops_device", lim.read_iops),
+                               ("blkio.throttle.write_iops_device", lim.write_iops)):
+                if val:
+                    (d / fname).write_text(f"{lim.device} {val}")
+
+    def attach_current_process(self) -> None:
+        """Move the calling process into every hierarchy's run cgroup.
+
+        Runs in the child between fork and exec (subprocess preexec_fn): only
+        plain os calls, no allocation-heavy Python, no locks."""
+        pid = str(os.getpid()).encode()
+        for d in self.dirs:
+            fd = os.open(str(d / "cgroup.procs"), os.O_WRONLY)
+            try:
+                os.write(fd, pid)
+            finally:
+                os.close(fd)
+
+    # -- reading
+
+    def memory_stat(self) -> dict[str, int]:
+        if self.memory_dir is None:
+            return {}
+        try:
+            return parse_kv_stat(_read(self.memory_dir / "memory.stat"))
+        except OSError:
+            return {}
+
+    def memory_usage(self) -> int | None:
+        if self.memory_dir is None:
+            return None
+        name = "memory.current" if self.support.memory == "v2" else "memory.usage_in_bytes"
+        try:
+            return int(_read(self.memory_dir / name))
+        except (OSError, ValueError):
+            return None
+
+    def oom_kills(self) -> int:
+        if self.memory_dir is None:
+            return 0
+        name = "memory.events" if self.support.memory == "v2" else "memory.oom_control"
+        try:
+            return parse_kv_stat(_read(self.memory_dir / name)).get("oom_kill", 0)
+        except OSError:
+            return 0
+
+    def io_bytes(self, device: str | None) -> tuple[int, int] | None:
+        """(read, write) bytes this cgroup moved on the device (v1: reads and direct
+        writes only; buffered writeback is charged to the flusher in v1)."""
+        if self.io_dir is None:
+            return None
+        try:
+            if self.support.io == "v2":
+                return io_bytes_for(parse_io_stat_v2(_read(self.io_dir / "io.stat")), device)
+            return io_bytes_for(
+                parse_blkio_v1(_read(self.io_dir / "blkio.throttle.io_service_bytes_recursive")), device
+            )
+        except OSError:
+            return None
+
+    def pids(self) -> list[int]:
+        found: set[int] = set()
+        for d in self.dirs:
+            try:
+                found.update(int(p) for p in _read(d / "cgroup.procs").split())
+            except (OSError, ValueError):
+                pass
+        return sorted(found)
+
+    # -- teardown
+
+    def kill_all(self, timeout_s: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout_s
+        while True:
+            pids = self.pids()
+            if not pids:
+                return
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            if time.monotonic() > deadline:
+                self.warnings.append(f"processes still in cgroup after SIGKILL: {pids}")
+                return
+            time.sleep(0.05)
+
+    def remove(self) -> None:
+        """Kill what is left and rmdir; safe to call twice."""
+        self.kill_all()
+        for d in reversed(self.dirs):
+            for _ in range(100):  # rmdir fails with EBUSY while killed tasks exit
+                try:
+                    d.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.05)
+            else:
+                self.warnings.append(f"could not remove cgroup {d}")
+        self.dirs = [d for d in self.dirs if d.exists()]
+
+    def describe(self) -> dict[str, object]:
+        return {
+            "memory": self.support.memory,
+            "memory_dir": str(self.memory_dir) if self.memory_dir else None,
+            "memory_limit": self.memory_limit,
+            "io": self.support.io,
+            "io_dir": str(self.io_dir) if self.io_dir else None,
+            "io_limit": self.io_limit.__dict__ if self.io_limit else None,
+        }

@@ -1,0 +1,287 @@
+"""flexheap-bench: run, compare, sweep, plot, demo."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+from . import plots
+from .compare import load_comparison, render_text, run_comparison
+from .devices import PROFILES, parse_profile
+from .jdk import bench_jar, find_jdk, repo_root
+from .policies import BUILTIN, parse_policy
+from .runner import RunConfig, bench_program, print_summary, run_once
+from .sizes import directory_size, format_size, is_fraction, parse_budget, parse_size
+
+EPILOG_POLICIES = "\n".join(f"  {name:9} {p.description}" for name, p in BUILTIN.items()) + \
+    "\n  static:S  stock G1 with a fixed max heap S (e.g. static:768m)"
+EPILOG_DEVICES = "\n".join(
+    f"  {p.name:5} " + ("as is" if not p.throttled else
+                         f"read {p.read_bps / 1e6:.0f} MB/s {p.read_iops} IOPS, write {p.write_bps / 1e6:.0f} MB/s {p.write_iops} IOPS")
+    for p in PROFILES.values()
+) + "\n  custom:read=600m,write=300m,riops=40000,wiops=20000"
+
+
+def _add_common(p: argparse.ArgumentParser, workload_default: str | None = "M1") -> None:
+    g = p.add_argument_group("budget and device")
+    g.add_argument("--budget", help="DRAM budget: a size (2g, 768m) or a multiple of the index size (0.5x). "
+                                     "Omit to run unbudgeted.")
+    g.add_argument("--device", default="host", help="device profile: host, nvme, sata, custom:... (default host)")
+    g.add_argument("--data-dir", type=Path, help="directory whose block device is throttled/measured "
+                                                 "(default: --index, else the current directory)")
+    g.add_argument("--cgroup-parent", help="parent cgroup path (default: v1 the harness's own cgroup, v2 /flexheap)")
+    w = p.add_argument_group("workload (bench jar), or a custom program after '--'")
+    w.add_argument("--index", type=Path, help="Lucene index directory (bench jar)")
+    w.add_argument("--workload", default=workload_default, help=f"bench workload name (default {workload_default})")
+    w.add_argument("--scale", type=float, help="bench --scale")
+    w.add_argument("--clients", type=int, help="bench --clients")
+    w.add_argument("--seed", type=int, help="bench --seed")
+    w.add_argument("--jar", type=Path, help="bench jar (default bench/target/flexheap-bench.jar or $FLEXHEAP_BENCH_JAR)")
+    j = p.add_argument_group("JVM and run")
+    j.add_argument("--jdk", help="JDK home (default $FLEXHEAP_JDK, build/flexheap-jdk, else stock Temurin 25 "
+                                 "for baselines only)")
+    j.add_argument("--jvm-flags", default="", help="extra JVM flags, passed through last (quoted string)")
+    j.add_argument("--timeout", type=float, help="kill a run after this many seconds (counts as failed)")
+    j.add_argument("--no-drop-caches", action="store_true", help="do not sync + drop caches before each run")
+    j.add_argument("--sample-interval", type=float, default=1.0, help="sampling period in s (default 1)")
+    j.add_argument("--out", type=Path, help="output folder (default results/<time>-<command> in the repo)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    fmt = argparse.RawDescriptionHelpFormatter
+    ap = argparse.ArgumentParser(
+        prog="flexheap-bench",
+        description="Run JVM workloads under a DRAM budget (memory cgroup) and a device profile "
+                    "(io throttling), per heap-sizing policy; sample heap, page cache, iowait and I/O; "
+                    "compare policies and plot timelines.",
+        epilog=f"policies:\n{EPILOG_POLICIES}\n\ndevice profiles:\n{EPILOG_DEVICES}\n\n"
+               "Custom programs: everything after '--' replaces the bench jar, e.g.\n"
+               "  flexheap-bench run --policy g1-90 --budget 300m -- -cp /tmp/app Main arg",
+        formatter_class=fmt,
+    )
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    r = sub.add_parser("run", help="one run of one policy", formatter_class=fmt,
+                       description="One clean run: drop caches, fresh cgroup, sample at 1 Hz, write a run folder.")
+    r.add_argument("--policy", default="g1-90", help="g1-50, g1-90, vg1, flexheap or static:<size> (default g1-90)")
+    _add_common(r)
+
+    c = sub.add_parser("compare", help="several policies x repetitions, interleaved", formatter_class=fmt,
+                       description="Runs A B C A B C ... and prints median [min..max] per metric and the "
+                                   "ratio to a baseline; writes comparison.json and comparison.md and plots.")
+    c.add_argument("--policies", default="g1-90,g1-50,vg1,flexheap", help="comma list (default g1-90,g1-50,vg1,flexheap)")
+    c.add_argument("--reps", type=int, default=3, help="repetitions per policy (default 3)")
+    c.add_argument("--baseline", default="g1-90", help="policy the ratios are relative to (default g1-90)")
+    c.add_argument("--no-plots", action="store_true", help="skip the PNGs")
+    _add_common(c)
+
+    s = sub.add_parser("sweep", help="static max heap sizes: find the best fixed -Xmx (oracle)", formatter_class=fmt,
+                       description="Runs static:<size> for each size (interleaved) and reports the best by median total time.")
+    grid = s.add_mutually_exclusive_group()
+    grid.add_argument("--sizes", help="comma list of max heap sizes, e.g. 256m,512m,1g")
+    grid.add_argument("--fractions", default="0.3,0.5,0.7,0.9",
+                      help="comma list of fractions of the budget (default 0.3,0.5,0.7,0.9)")
+    s.add_argument("--reps", type=int, default=1, help="repetitions per size (default 1)")
+    s.add_argument("--also", default="", help="extra policies to include, e.g. g1-90,flexheap")
+    _add_common(s)
+
+    p = sub.add_parser("plot", help="PNG timelines and normalised throughput bars", formatter_class=fmt,
+                       description="PATH is a comparison folder (one timeline panel per policy, its median run, "
+                                   "plus throughput bars) or one or more run folders.")
+    p.add_argument("paths", nargs="+", type=Path, help="comparison folder or run folders")
+    p.add_argument("--out", type=Path, help="output folder (default: the comparison folder / first run folder)")
+    p.add_argument("--overlay", action="store_true", help="also draw all runs on one axis")
+
+    d = sub.add_parser("demo", help="build what is missing and compare the four policies on a small index",
+                       formatter_class=fmt,
+                       description="Builds or reuses the FlexHeap JDK, the bench jar and a demo index, then "
+                                   "compares policies under a budget below the index size and plots.")
+    from .demo import add_demo_arguments
+    add_demo_arguments(d)
+    return ap
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _default_out(command: str) -> Path:
+    return repo_root() / "results" / f"{time.strftime('%Y%m%d-%H%M%S')}-{command}"
+
+
+def resolve_budget(args: argparse.Namespace) -> tuple[int | None, int | None]:
+    """(budget bytes, index bytes)."""
+    index_bytes = directory_size(args.index) if args.index and args.index.exists() else None
+    if not args.budget:
+        return None, index_bytes
+    if is_fraction(args.budget) and not index_bytes:
+        raise SystemExit(f"error: budget {args.budget} is relative to the index size; give an existing --index")
+    return parse_budget(args.budget, index_bytes), index_bytes
+
+
+def make_config_factory(args: argparse.Namespace, program: list[str] | None):
+    jdk, warning = find_jdk(args.jdk)
+    if jdk is None:
+        raise SystemExit(f"error: {warning}")
+    if warning:
+        print(f"warning: {warning}", file=sys.stderr)
+    budget, index_bytes = resolve_budget(args)
+    device = parse_profile(args.device)
+    if program is None:
+        jar = args.jar or bench_jar()
+        if not args.index:
+            raise SystemExit("error: give --index DIR for the bench workload, or a custom program after '--'")
+        if not jar.exists():
+            raise SystemExit(f"error: bench jar {jar} not found; build it with: bash bench/run.sh info")
+        program = bench_program(jar, args.index, args.workload, args.scale, args.clients, args.seed)
+    data_dir = args.data_dir or args.index or Path.cwd()
+    extra = shlex.split(args.jvm_flags)
+
+    def make(policy: str, rep: int, run_dir: Path) -> RunConfig:
+        return RunConfig(
+            policy=parse_policy(policy), budget=budget, device=device, jdk=jdk, program=list(program),
+            data_dir=Path(data_dir), run_dir=run_dir, extra_jvm_flags=extra,
+            drop_caches=not args.no_drop_caches, timeout_s=args.timeout,
+            sample_interval_s=args.sample_interval, index_bytes=index_bytes,
+            cgroup_parent=args.cgroup_parent, label=f"{policy}" + (f" rep {rep}" if rep else ""),
+        )
+
+    print(f"budget {format_size(budget)}" + (f" (index {format_size(index_bytes)})" if index_bytes else "")
+          + f", device {device.name}, JDK {jdk.home}")
+    return make
+
+
+# ---------------------------------------------------------------- commands
+
+
+def cmd_run(args: argparse.Namespace, program: list[str] | None) -> int:
+    parse_policy(args.policy)  # fail fast on typos
+    make = make_config_factory(args, program)
+    out = args.out or _default_out("run")
+    summary = run_once(make(args.policy, 0, out))
+    print_summary(summary)
+    print(f"run folder: {out}")
+    return 0 if summary.get("ok") else 1
+
+
+def _compare_and_report(args: argparse.Namespace, policies: list[str], reps: int, baseline: str,
+                        program: list[str] | None, command: str, plots_wanted: bool = True) -> dict[str, Any]:
+    for p in policies:
+        parse_policy(p)
+    make = make_config_factory(args, program)
+    out = args.out or _default_out(command)
+    agg = run_comparison(policies, reps, make, out, baseline)
+    print()
+    print(render_text(agg))
+    print(f"\nwritten: {out / 'comparison.json'}, {out / 'comparison.md'}")
+    if plots_wanted:
+        try:
+            for path in plots.plot_comparison(out):
+                print(f"plot: {path}")
+        except Exception as e:  # plots must not lose a finished comparison
+            print(f"warning: plotting failed: {e!r}", file=sys.stderr)
+    return agg
+
+
+def cmd_compare(args: argparse.Namespace, program: list[str] | None) -> int:
+    policies = [p.strip() for p in args.policies.split(",") if p.strip()]
+    baseline = args.baseline if args.baseline in policies else policies[0]
+    agg = _compare_and_report(args, policies, args.reps, baseline, program, "compare", not args.no_plots)
+    return 0 if all(agg["ok_runs"].values()) else 1
+
+
+def sweep_sizes(args: argparse.Namespace, budget: int | None) -> list[str]:
+    if args.sizes:
+        return [f"static:{s.strip()}" for s in args.sizes.split(",") if s.strip()]
+    if budget is None:
+        raise SystemExit("error: --fractions needs --budget (or give --sizes)")
+    return [f"static:{max(1, int(float(f) * budget) >> 20)}m" for f in args.fractions.split(",") if f.strip()]
+
+
+def best_static(agg: dict[str, Any]) -> tuple[str, float] | None:
+    best: tuple[str, float] | None = None
+    for p in agg["policies"]:
+        if not p.startswith("static:"):
+            continue
+        med = agg["table"][p].get("total_s", {}).get("median")
+        if med is not None and (best is None or med < best[1]):
+            best = (p, med)
+    return best
+
+
+def cmd_sweep(args: argparse.Namespace, program: list[str] | None) -> int:
+    budget, _ = resolve_budget(args)
+    for s in (args.sizes or "").split(","):
+        if s.strip():
+            parse_size(s)
+    policies = sweep_sizes(args, budget) + [p.strip() for p in args.also.split(",") if p.strip()]
+    agg = _compare_and_report(args, policies, args.reps, policies[0], program, "sweep")
+    best = best_static(agg)
+    if best is None:
+        print("no static size completed successfully")
+        return 1
+    print(f"\noracle: best static max heap {best[0].split(':', 1)[1]} (median total {best[1]:.1f} s)")
+    return 0
+
+
+def cmd_plot(args: argparse.Namespace) -> int:
+    paths: list[Path] = args.paths
+    written: list[Path] = []
+    if len(paths) == 1 and (paths[0] / "comparison.json").exists():
+        written = plots.plot_comparison(paths[0], args.out, args.overlay)
+    else:
+        runs = [p for p in paths if (p / "summary.json").exists()]
+        missing = [p for p in paths if p not in runs]
+        if missing:
+            print(f"error: not run folders (no summary.json): {', '.join(map(str, missing))}", file=sys.stderr)
+            return 2
+        out = args.out or runs[0]
+        out.mkdir(parents=True, exist_ok=True)
+        written.append(plots.plot_timelines(runs, out / "timeline.png"))
+        if args.overlay:
+            written.append(plots.plot_overlay(runs, out / "timeline-overlay.png"))
+    for w in written:
+        print(f"plot: {w}")
+    return 0
+
+
+def _sigterm(_signum: int, _frame: Any) -> None:
+    # Turn SIGTERM into the same orderly teardown as Ctrl-C (kill the cgroup, rmdir it).
+    raise KeyboardInterrupt
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    program: list[str] | None = None
+    if "--" in argv:
+        i = argv.index("--")
+        argv, program = argv[:i], argv[i + 1:]
+        if not program:
+            program = None
+    args = build_parser().parse_args(argv)
+    signal.signal(signal.SIGTERM, _sigterm)
+    # Ctrl-C must tear runs down even if our parent started us with SIGINT ignored.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        if args.command == "run":
+            return cmd_run(args, program)
+        if args.command == "compare":
+            return cmd_compare(args, program)
+        if args.command == "sweep":
+            return cmd_sweep(args, program)
+        if args.command == "plot":
+            return cmd_plot(args)
+        if args.command == "demo":
+            from .demo import run_demo
+            return run_demo(args)
+    except KeyboardInterrupt:
+        print("\ninterrupted; the run's cgroup was cleaned up", file=sys.stderr)
+        return 130
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    return 2

@@ -1,0 +1,162 @@
+"""`flexheap-bench demo`: build or reuse everything, then compare the four policies.
+
+Steps (each reused when already done):
+  1. FlexHeap JDK      bash jdk/build.sh                 -> build/flexheap-jdk
+  2. bench jar         bash bench/run.sh info            -> bench/target/flexheap-bench.jar
+  3. demo index        bench build-index --size-mb N     -> ~/.cache/flexheap/index-demo
+  4. compare           g1-90, g1-50, vg1, flexheap under a budget below the index size
+  5. plots             timeline.png (Fig. 1/11 style), throughput.png (Fig. 7 style)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from .jdk import bench_jar, find_jdk, flexheap_jdk_dir, repo_root
+from .sizes import directory_size, format_size
+
+DEFAULT_INDEX = Path.home() / ".cache" / "flexheap" / "index-demo"
+
+
+def add_demo_arguments(d: argparse.ArgumentParser) -> None:
+    d.add_argument("--budget", default="0.55x",
+                   help="DRAM budget, size or multiple of the index size (default 0.55x: below the index, "
+                        "so heap and page cache compete)")
+    d.add_argument("--scale", type=float, default=0.2, help="workload --scale (default 0.2)")
+    d.add_argument("--reps", type=int, default=1, help="repetitions per policy (default 1)")
+    d.add_argument("--device", default="nvme", help="device profile (default nvme)")
+    d.add_argument("--policies", default="g1-90,g1-50,vg1,flexheap", help="comma list (default all four)")
+    d.add_argument("--baseline", default="g1-90", help="ratio baseline (default g1-90)")
+    d.add_argument("--workload", default="M1", help="bench workload (default M1, the paper's phased mix)")
+    d.add_argument("--clients", type=int, help="bench --clients")
+    d.add_argument("--seed", type=int, default=42, help="workload and index seed (default 42)")
+    d.add_argument("--index", type=Path, default=DEFAULT_INDEX, help=f"index folder (default {DEFAULT_INDEX})")
+    d.add_argument("--index-size-mb", type=int, default=1200, help="demo index size in MB (default 1200)")
+    d.add_argument("--timeout", type=float, default=900, help="per-run timeout in s (default 900)")
+    d.add_argument("--jdk", help="use this JDK instead of building the FlexHeap JDK")
+    d.add_argument("--skip-jdk-build", action="store_true",
+                   help="do not run jdk/build.sh; without a FlexHeap JDK the flexheap policy is dropped")
+    d.add_argument("--jvm-flags", default="", help="extra JVM flags for every run")
+    d.add_argument("--out", type=Path, help="output folder (default results/<time>-demo)")
+
+
+def _step(n: int, text: str) -> None:
+    print(f"\n== demo step {n}/5: {text}", flush=True)
+
+
+def _run_logged(cmd: list[str], log_path: Path, what: str) -> None:
+    """Runs a long build with its output in a log file, printing a heartbeat and the last line."""
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    print(f"   $ {' '.join(cmd)}   (log: {log_path})", flush=True)
+    t0 = time.time()
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(cmd, cwd=repo_root(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        while True:
+            try:
+                proc.wait(timeout=30)
+                break
+            except subprocess.TimeoutExpired:
+                last = _last_line(log_path)
+                print(f"   ... {what}: {time.time() - t0:4.0f}s  {last[:100]}", flush=True)
+    if proc.returncode != 0:
+        tail = "".join(open(log_path, errors="replace").readlines()[-25:])
+        raise SystemExit(f"error: {what} failed (exit {proc.returncode}); tail of {log_path}:\n{tail}")
+    print(f"   {what} done in {time.time() - t0:.0f}s", flush=True)
+
+
+def _last_line(path: Path) -> str:
+    try:
+        lines = open(path, errors="replace").read().strip().splitlines()
+        return lines[-1].strip() if lines else ""
+    except OSError:
+        return ""
+
+
+def ensure_jdk(args: argparse.Namespace, logs: Path) -> str | None:
+    if args.jdk:
+        return args.jdk
+    target = flexheap_jdk_dir()
+    if (target / "bin" / "java").exists():
+        print(f"   reusing FlexHeap JDK {target}")
+        return str(target)
+    if args.skip_jdk_build:
+        print("   no FlexHeap JDK and --skip-jdk-build: baselines run on the stock JDK")
+        return None
+    _run_logged(["bash", "jdk/build.sh"], logs / "jdk-build.log", "FlexHeap JDK build")
+    return str(target)
+
+
+def ensure_jar(logs: Path) -> Path:
+    jar = bench_jar()
+    if jar.exists():
+        print(f"   reusing bench jar {jar}")
+        return jar
+    _run_logged(["bash", "bench/run.sh", "info"], logs / "bench-build.log", "bench jar build")
+    if not jar.exists():
+        raise SystemExit(f"error: bench/run.sh finished but {jar} does not exist")
+    return jar
+
+
+def ensure_index(java: Path, jar: Path, index: Path, size_mb: int, seed: int, logs: Path) -> int:
+    stamp = index.with_name(index.name + ".stamp.json")
+    want = {"size_mb": size_mb, "seed": seed, "jar": str(jar)}
+    try:
+        have = json.loads(stamp.read_text())
+    except (OSError, ValueError):
+        have = None
+    if have and have.get("size_mb") == size_mb and have.get("seed") == seed and index.exists():
+        size = directory_size(index)
+        print(f"   reusing index {index} ({format_size(size)})")
+        return size
+    index.parent.mkdir(parents=True, exist_ok=True)
+    _run_logged([str(java), "-jar", str(jar), "build-index", "--index", str(index),
+                 "--size-mb", str(size_mb), "--seed", str(seed)], logs / "build-index.log", "index build")
+    stamp.write_text(json.dumps(want) + "\n")
+    size = directory_size(index)
+    print(f"   index {index}: {format_size(size)}")
+    return size
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    from .cli import _compare_and_report, _default_out
+
+    out = args.out or _default_out("demo")
+    logs = out / "build-logs"
+    if os.geteuid() != 0:
+        print("warning: not root: no budget (memory cgroup), no device throttling, no cache drop. "
+              "The demo still runs, but the policies will not compete for memory.", file=sys.stderr)
+
+    _step(1, "FlexHeap JDK")
+    jdk_home = ensure_jdk(args, logs)
+    jdk, warning = find_jdk(jdk_home)
+    if jdk is None:
+        raise SystemExit(f"error: {warning}")
+    policies = [p.strip() for p in args.policies.split(",") if p.strip()]
+    if not jdk.is_flexheap_build and "flexheap" in policies:
+        print(f"warning: {warning}; dropping the flexheap policy", file=sys.stderr)
+        policies.remove("flexheap")
+
+    _step(2, "bench jar")
+    jar = ensure_jar(logs)
+
+    _step(3, f"demo index ({args.index_size_mb} MB)")
+    index_bytes = ensure_index(jdk.java, jar, args.index, args.index_size_mb, args.seed, logs)
+
+    _step(4, f"compare {', '.join(policies)} x {args.reps}: budget {args.budget} of {format_size(index_bytes)}, "
+             f"device {args.device}, {args.workload} scale {args.scale}")
+    # The compare machinery takes the same namespace as `compare`; fill in what demo does not expose.
+    for name, value in (("jdk", str(jdk.home)), ("jar", jar), ("data_dir", None), ("cgroup_parent", None),
+                        ("no_drop_caches", False), ("sample_interval", 1.0), ("out", out)):
+        setattr(args, name, value)
+    baseline = args.baseline if args.baseline in policies else policies[0]
+    agg = _compare_and_report(args, policies, args.reps, baseline, None, "demo")
+
+    _step(5, "done")
+    print(f"   table: {out / 'comparison.md'}\n   plots: {out / 'timeline.png'}, {out / 'throughput.png'}")
+    return 0 if all(agg["ok_runs"].values()) else 1

@@ -1,0 +1,95 @@
+"""Heap-sizing policies and their mapping to JVM flags (a pure function).
+
+All policies run on the same (FlexHeap) JDK; only the flags differ:
+
+  g1-50     stock G1, -Xmx = 50% of the budget (Elasticsearch's guideline)
+  g1-90     stock G1, -Xmx = 90% of the budget
+  vg1       stock G1 + periodic GC every second (-XX:G1PeriodicGCInterval=1000), -Xmx 90%
+  flexheap  -XX:+UseFlexHeap, -Xmx 90% (the paper's setting)
+  static:S  stock G1 with a fixed -Xmx S (used by the oracle sweep)
+
+-Xms is deliberately left at the JVM default so every policy can resize.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from .sizes import format_size, parse_size, to_jvm_size
+
+GC_LOG_DECORATORS = "uptime,level,tags"
+
+
+@dataclass(frozen=True)
+class Policy:
+    name: str
+    heap_fraction: float | None = None  # of the budget
+    static_heap: int | None = None  # bytes
+    flags: tuple[str, ...] = ()
+    needs_flexheap: bool = False
+    description: str = ""
+
+
+BUILTIN: dict[str, Policy] = {
+    "g1-50": Policy("g1-50", heap_fraction=0.5, description="stock G1, max heap 50% of budget"),
+    "g1-90": Policy("g1-90", heap_fraction=0.9, description="stock G1, max heap 90% of budget"),
+    "vg1": Policy(
+        "vg1",
+        heap_fraction=0.9,
+        flags=("-XX:G1PeriodicGCInterval=1000",),
+        description="stock G1 + periodic GC each 1 s (returns memory eagerly), max heap 90%",
+    ),
+    "flexheap": Policy(
+        "flexheap",
+        heap_fraction=0.9,
+        flags=("-XX:+UseFlexHeap",),
+        needs_flexheap=True,
+        description="FlexHeap (GC + I/O cost driven resizing), max heap 90% of budget",
+    ),
+}
+
+
+def parse_policy(text: str) -> Policy:
+    """'g1-90', 'vg1', 'flexheap', 'static:768m' -> Policy."""
+    key = text.strip().lower()
+    if key in BUILTIN:
+        return BUILTIN[key]
+    if key.startswith("static:"):
+        size = parse_size(key.split(":", 1)[1])
+        return Policy(
+            f"static:{to_jvm_size(size)}",
+            static_heap=size,
+            description=f"stock G1, fixed max heap {format_size(size)}",
+        )
+    raise ValueError(f"unknown policy {text!r}; choose from {', '.join(BUILTIN)} or static:<size>")
+
+
+def max_heap_bytes(policy: Policy, budget: int | None) -> int:
+    if policy.static_heap is not None:
+        return policy.static_heap
+    if budget is None:
+        raise ValueError(f"policy {policy.name} sizes the heap from the budget; give --budget")
+    assert policy.heap_fraction is not None
+    return int(budget * policy.heap_fraction)
+
+
+def gc_log_option(gc_log_path: str, flexheap_tags: bool) -> str:
+    # Stock JDKs reject the unknown 'flexheap' tag, so it is only added when the JDK has it.
+    selection = "gc*,gc+flexheap=info" if flexheap_tags else "gc*"
+    return f"-Xlog:{selection}:file={gc_log_path}:{GC_LOG_DECORATORS}"
+
+
+def jvm_flags(
+    policy: Policy,
+    budget: int | None,
+    gc_log_path: str,
+    extra_flags: Sequence[str] = (),
+    flexheap_tags: bool = True,
+) -> list[str]:
+    """The JVM options for one run. Extra flags come last so they can override ours."""
+    flags = ["-XX:+UseG1GC", f"-Xmx{to_jvm_size(max_heap_bytes(policy, budget))}"]
+    flags += policy.flags
+    flags.append(gc_log_option(gc_log_path, flexheap_tags))
+    flags += extra_flags
+    return flags

@@ -1,0 +1,411 @@
+"""One clean, budgeted, sampled JVM run, written to a run folder.
+
+Run folder layout:
+  config.json     what was asked and what the machine allowed (cgroups, device, flags)
+  samples.csv     1 Hz samples (see sampling.py)
+  gc.log          the JVM's unified GC log (+ gc+flexheap decisions)
+  gc_pauses.csv   pauses parsed from gc.log, with time since run start
+  decisions.csv   FlexHeap decisions parsed from gc.log
+  workload.json   the workload's own result (bench jar --out), if it wrote one
+  stdout.log, stderr.log
+  summary.json    the numbers compare/plot use; ok=false runs carry error + log tails
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from . import gclog
+from .cgroups import CgroupSupport, RunCgroup, detect
+from .devices import DeviceProfile, block_device_of
+from .jdk import Jdk
+from .policies import Policy, jvm_flags, max_heap_bytes
+from .sampling import Sampler
+from .sizes import format_size
+
+WORKLOAD_JSON = "{workload_json}"  # placeholder in program args
+PHASE_RE = re.compile(r"FLEXHEAP-PHASE (\S+) (start|end) (\d+)(?: (\d+) (\S+))?")
+_run_seq = 0
+
+
+@dataclass
+class RunConfig:
+    policy: Policy
+    budget: int | None
+    device: DeviceProfile
+    jdk: Jdk
+    program: list[str]  # after the JVM flags: ['-jar', jar, 'run', ...] or ['-cp', dir, 'Main']
+    data_dir: Path
+    run_dir: Path
+    extra_jvm_flags: list[str] = field(default_factory=list)
+    drop_caches: bool = True
+    timeout_s: float | None = None
+    sample_interval_s: float = 1.0
+    index_bytes: int | None = None
+    cgroup_parent: str | None = None
+    label: str = ""
+
+
+def bench_program(jar: Path, index: Path, workload: str, scale: float | None = None,
+                  clients: int | None = None, seed: int | None = None) -> list[str]:
+    args = ["-jar", str(jar), "run", "--index", str(index), "--workload", workload]
+    if scale is not None:
+        args += ["--scale", str(scale)]
+    if clients is not None:
+        args += ["--clients", str(clients)]
+    if seed is not None:
+        args += ["--seed", str(seed)]
+    return args + ["--out", WORKLOAD_JSON]
+
+
+def parse_phase_lines(lines: list[str]) -> list[dict[str, Any]]:
+    """FLEXHEAP-PHASE markers -> [{'name', 'start_epoch', 'end_epoch', 'queries', 'throughput_qps'}]."""
+    phases: dict[str, dict[str, Any]] = {}
+    order: list[str] = []
+    for line in lines:
+        m = PHASE_RE.search(line)
+        if not m:
+            continue
+        name, what, ms = m.group(1), m.group(2), int(m.group(3))
+        if name not in phases:
+            phases[name] = {"name": name, "start_epoch": None, "end_epoch": None}
+            order.append(name)
+        if what == "start":
+            phases[name]["start_epoch"] = ms / 1000.0
+        else:
+            phases[name]["end_epoch"] = ms / 1000.0
+            if m.group(4) is not None:
+                phases[name]["queries"] = int(m.group(4))
+                try:
+                    phases[name]["throughput_qps"] = float(m.group(5))
+                except ValueError:
+                    pass
+    return [phases[n] for n in order]
+
+
+def tail(path: Path, lines: int = 20) -> str:
+    try:
+        with open(path, errors="replace") as f:
+            return "".join(f.readlines()[-lines:])
+    except OSError:
+        return ""
+
+
+def clean_caches() -> str | None:
+    """sync + drop the page cache so each run starts cold; returns a warning if impossible."""
+    os.sync()
+    try:
+        with open("/proc/sys/vm/drop_caches", "w") as f:
+            f.write("3")
+        return None
+    except OSError as e:
+        return f"cannot drop caches ({e.strerror}); runs start with a warm page cache (needs root)"
+
+
+def _next_cgroup_name() -> str:
+    global _run_seq
+    _run_seq += 1
+    return f"flexheap-run-{os.getpid()}-{_run_seq}"
+
+
+def run_once(cfg: RunConfig, log: Callable[[str], None] = print, support: CgroupSupport | None = None) -> dict[str, Any]:
+    """Runs one JVM under cfg and returns (and writes) its summary. Never raises for a failed
+    JVM; KeyboardInterrupt propagates after cleanup."""
+    rd = cfg.run_dir
+    rd.mkdir(parents=True, exist_ok=True)
+    gc_log = rd / "gc.log"
+    warnings: list[str] = []
+    summary: dict[str, Any] = {
+        "label": cfg.label or cfg.policy.name,
+        "policy": cfg.policy.name,
+        "budget": cfg.budget,
+        "device": cfg.device.name,
+        "ok": False,
+        "error": None,
+    }
+
+    def fail(msg: str) -> dict[str, Any]:
+        summary["error"] = msg
+        log(f"  FAILED {summary['label']}: {msg}")
+        _write_json(rd / "summary.json", summary)
+        return summary
+
+    if cfg.policy.needs_flexheap and not cfg.jdk.is_flexheap_build:
+        return fail(f"policy {cfg.policy.name} needs the FlexHeap JDK; {cfg.jdk.home} lacks -XX:+UseFlexHeap")
+    try:
+        flags = jvm_flags(cfg.policy, cfg.budget, str(gc_log), cfg.extra_jvm_flags, cfg.jdk.is_flexheap_build)
+        summary["max_heap"] = max_heap_bytes(cfg.policy, cfg.budget)
+    except ValueError as e:
+        return fail(str(e))
+
+    support = support or detect(cfg.cgroup_parent)
+    warnings += support.problems
+    device = None
+    try:
+        device = block_device_of(cfg.data_dir)
+    except OSError as e:
+        warnings.append(f"cannot stat data dir {cfg.data_dir}: {e}")
+    if device is None:
+        warnings.append(f"no block device found for {cfg.data_dir}; no device stats or throttling")
+    if cfg.device.throttled and (device is None or support.io is None):
+        warnings.append(f"device profile {cfg.device.name} NOT applied (needs root, an io/blkio controller "
+                        f"and a block device under {cfg.data_dir}); running at host speed")
+    if cfg.budget is not None and support.memory is None:
+        warnings.append(f"budget {format_size(cfg.budget)} NOT enforced; -Xmx still follows it")
+
+    program = [str(rd / "workload.json") if a == WORKLOAD_JSON else a for a in cfg.program]
+    argv = [str(cfg.jdk.java), *flags, *program]
+    config = {
+        "label": summary["label"],
+        "policy": asdict(cfg.policy),
+        "budget": cfg.budget,
+        "budget_human": format_size(cfg.budget),
+        "index_bytes": cfg.index_bytes,
+        "device_profile": asdict(cfg.device),
+        "block_device": device,
+        "jdk": str(cfg.jdk.home),
+        "jdk_has_flexheap": cfg.jdk.is_flexheap_build,
+        "argv": argv,
+        "data_dir": str(cfg.data_dir),
+        "timeout_s": cfg.timeout_s,
+        "sample_interval_s": cfg.sample_interval_s,
+    }
+
+    if cfg.drop_caches:
+        w = clean_caches()
+        if w:
+            warnings.append(w)
+
+    cgroup: RunCgroup | None = None
+    if support.memory or support.io:
+        io_limit = cfg.device.io_limit(device) if (cfg.device.throttled and device) else None
+        cgroup = RunCgroup(support, _next_cgroup_name(), cfg.budget, io_limit)
+        try:
+            cgroup.create()
+        except OSError as e:
+            warnings.append(f"cannot create cgroup ({e}); running unbudgeted")
+            cgroup = None
+    config["cgroup"] = cgroup.describe() if cgroup else None
+    config["warnings"] = warnings
+    _write_json(rd / "config.json", config)
+    for w in warnings:
+        log(f"  warning: {w}")
+
+    stdout = open(rd / "stdout.log", "wb")
+    stderr = open(rd / "stderr.log", "wb")
+    proc: subprocess.Popen[bytes] | None = None
+    sampler: Sampler | None = None
+    t0 = time.time()
+    timed_out = False
+    try:
+        proc = subprocess.Popen(
+            argv,
+            stdout=stdout,
+            stderr=stderr,
+            stdin=subprocess.DEVNULL,
+            cwd=rd,
+            # Joins the cgroup(s) between fork and exec, so the JVM's first page is charged.
+            preexec_fn=cgroup.attach_current_process if cgroup else None,
+            start_new_session=True,  # Ctrl-C reaches us, and we tear the run down in order
+        )
+        pid = proc.pid
+        sampler = Sampler(rd / "samples.csv", cgroup, device,
+                          (lambda: [pid] + (cgroup.pids() if cgroup else [])), t0, cfg.sample_interval_s)
+        sampler.start()
+        timed_out = _wait(proc, cfg, rd / "stderr.log", sampler, log, t0)
+    finally:
+        if sampler:
+            sampler.stop()
+        if proc and proc.poll() is None:
+            proc.kill()
+        if cgroup:
+            summary["oom_kills"] = cgroup.oom_kills()
+            cgroup.remove()
+            warnings += cgroup.warnings
+            summary["cgroup_removed"] = not cgroup.dirs
+        if proc:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
+        stdout.close()
+        stderr.close()
+    wall = time.time() - t0
+    assert proc is not None and sampler is not None
+
+    summary.update(_summarize(rd, sampler, t0, wall))
+    summary["returncode"] = proc.returncode
+    summary["warnings"] = warnings
+    error = None
+    if timed_out:
+        error = f"timed out after {cfg.timeout_s:.0f}s"
+    elif proc.returncode != 0:
+        error = f"JVM exited with {proc.returncode}" + (" (killed: OOM in the cgroup?)" if proc.returncode == -9 else "")
+    elif summary.get("workload_ok") is False:
+        error = "workload reported ok=false"
+    if summary.get("oom_kills"):
+        error = (error + "; " if error else "") + f"{summary['oom_kills']} OOM kill(s) in the cgroup"
+    if error:
+        summary["error"] = error
+        summary["log_tail"] = {n: tail(rd / n) for n in ("stderr.log", "stdout.log", "gc.log")}
+        log(f"  FAILED {summary['label']}: {error}")
+        for name, text in summary["log_tail"].items():
+            if text.strip():
+                log(f"  --- tail of {name} ---\n" + "\n".join("  | " + s for s in text.rstrip().splitlines()))
+    else:
+        summary["ok"] = True
+    _write_json(rd / "summary.json", summary)
+    return summary
+
+
+def _wait(proc: subprocess.Popen[bytes], cfg: RunConfig, stderr_path: Path, sampler: Sampler,
+          log: Callable[[str], None], t0: float) -> bool:
+    """Waits for the JVM, echoing phase markers and a status line every 15 s. True on timeout."""
+    seen = 0
+    last_status = time.monotonic()
+    while True:
+        try:
+            proc.wait(timeout=1.0)
+            done = True
+        except subprocess.TimeoutExpired:
+            done = False
+        try:
+            with open(stderr_path, "rb") as f:
+                f.seek(seen)
+                chunk = f.read()
+            complete = chunk[: chunk.rfind(b"\n") + 1]
+            seen += len(complete)
+            for line in complete.decode(errors="replace").splitlines():
+                m = PHASE_RE.search(line)
+                if m:
+                    extra = f" {m.group(4)} queries, {m.group(5)} q/s" if m.group(4) else ""
+                    log(f"    [{time.time() - t0:6.1f}s] phase {m.group(1)} {m.group(2)}{extra}")
+        except OSError:
+            pass
+        if done:
+            return False
+        if cfg.timeout_s and time.time() - t0 > cfg.timeout_s:
+            proc.kill()
+            return True
+        if time.monotonic() - last_status >= 15 and sampler.rows:
+            r = sampler.rows[-1]
+            log(f"    [{r['t']:6.1f}s] heap {format_size(r['heap_committed'])} committed / "
+                f"{format_size(r['heap_used'])} used, page cache {format_size(r['page_cache'])}, "
+                f"iowait {r['iowait_pct'] if r['iowait_pct'] is not None else '-'}%")
+            last_status = time.monotonic()
+
+
+def _summarize(rd: Path, sampler: Sampler, t0: float, wall: float) -> dict[str, Any]:
+    out: dict[str, Any] = {"wall_s": round(wall, 3)}
+    rows = sampler.rows
+
+    def col(name: str) -> list[float]:
+        return [float(r[name]) for r in rows if r.get(name) is not None]
+
+    for name in ("page_cache", "heap_committed", "heap_used", "anon", "cg_usage"):
+        values = col(name)
+        out[f"peak_{name}"] = max(values) if values else None
+        out[f"mean_{name}"] = round(sum(values) / len(values)) if values else None
+    iow = col("iowait_pct")
+    out["mean_iowait_pct"] = round(sum(iow) / len(iow), 2) if iow else None
+    for name in ("cg_read_bytes", "cg_write_bytes", "dev_read_bytes", "dev_write_bytes"):
+        values = col(name)
+        out[name] = int(values[-1]) if values else None
+    out["read_bytes"] = out["cg_read_bytes"] if out["cg_read_bytes"] is not None else out["dev_read_bytes"]
+    out["samples"] = len(rows)
+    out["sampler_errors"] = sampler.errors[:5]
+
+    # The GC log's uptimes are relative to JVM start, which hsperfdata records in epoch ms.
+    jvm_start = (sampler.vm_start_epoch_ms / 1000.0) if sampler.vm_start_epoch_ms else t0
+    out["jvm_start_t"] = round(jvm_start - t0, 3)
+    gl = gclog.parse_file(rd / "gc.log")
+    out.update(gl.summary())
+    out["gc_time_ms"] = out["gc_pause_ms"]
+    _write_pauses(rd / "gc_pauses.csv", gl, jvm_start - t0)
+    _write_decisions(rd / "decisions.csv", gl, jvm_start - t0)
+
+    try:
+        with open(rd / "stderr.log", errors="replace") as f:
+            markers = parse_phase_lines(f.readlines())
+    except OSError:
+        markers = []
+    for m in markers:
+        m["start_t"] = round(m["start_epoch"] - t0, 3) if m["start_epoch"] else None
+        m["end_t"] = round(m["end_epoch"] - t0, 3) if m["end_epoch"] else None
+    workload: dict[str, Any] | None = None
+    try:
+        workload = json.loads((rd / "workload.json").read_text())
+    except (OSError, ValueError):
+        pass
+    phases: list[dict[str, Any]] = []
+    if workload:
+        out["workload"] = workload.get("workload")
+        out["workload_ok"] = workload.get("ok")
+        by_name = {m["name"]: m for m in markers}
+        for p in workload.get("phases", []):
+            merged = dict(p)
+            m = by_name.get(p.get("name"), {})
+            merged.update({k: m[k] for k in ("start_t", "end_t") if k in m})
+            phases.append(merged)
+        out["total_s"] = workload.get("total_s", wall)
+    else:
+        for m in markers:
+            phase = {k: m.get(k) for k in ("name", "start_t", "end_t", "queries", "throughput_qps")}
+            if m.get("start_epoch") and m.get("end_epoch"):
+                phase["duration_s"] = round(m["end_epoch"] - m["start_epoch"], 3)
+            phases.append(phase)
+        out["total_s"] = round(wall, 3)
+    out["phases"] = phases
+    return out
+
+
+def _write_pauses(path: Path, gl: gclog.GcLog, offset: float) -> None:
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["t", "gc_id", "kind", "before", "after", "committed", "ms"])
+        for p in gl.pauses:
+            w.writerow([round(p.uptime_s + offset, 3), p.gc_id, p.kind, p.before, p.after, p.committed, p.ms])
+
+
+def _write_decisions(path: Path, gl: gclog.GcLog, offset: float) -> None:
+    keys: list[str] = []
+    for d in gl.decisions:
+        keys += [k for k in d.fields if k not in keys]
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["t", "gc_id", *keys])
+        for d in gl.decisions:
+            w.writerow([round(d.uptime_s + offset, 3), d.gc_id, *(d.fields.get(k, "") for k in keys)])
+
+
+def _write_json(path: Path, data: Any) -> None:
+    path.write_text(json.dumps(data, indent=2, default=str) + "\n")
+
+
+def print_summary(s: dict[str, Any], out: Callable[[str], None] = print) -> None:
+    status = "ok" if s.get("ok") else f"FAILED ({s.get('error')})"
+    out(f"{s.get('label')}: {status}")
+    out(f"  budget {format_size(s.get('budget'))}, max heap {format_size(s.get('max_heap'))}, device {s.get('device')}")
+    if "total_s" in s:
+        out(f"  total {s['total_s']:.1f} s (wall {s.get('wall_s', 0):.1f} s)")
+        out(f"  GC: {s.get('gc_pauses', 0)} pauses ({s.get('gc_young', 0)} young, {s.get('gc_full', 0)} full), "
+            f"{s.get('gc_pause_ms', 0):.0f} ms paused; FlexHeap decisions: {s.get('flexheap_decisions', 0)}")
+        out(f"  peak heap committed {format_size(s.get('peak_heap_committed'))}, "
+            f"peak page cache {format_size(s.get('peak_page_cache'))}, "
+            f"read {format_size(s.get('read_bytes'))}, mean iowait {s.get('mean_iowait_pct')}%")
+        for p in s.get("phases", []):
+            qps = p.get("throughput_qps")
+            out(f"  phase {p.get('name')}: {p.get('duration_s', '-')} s"
+                + (f", {qps:.1f} q/s" if isinstance(qps, (int, float)) else ""))
+    if s.get("cgroup_removed") is False:
+        out("  WARNING: cgroup could not be removed")
+    sys.stdout.flush()

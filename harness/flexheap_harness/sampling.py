@@ -1,0 +1,233 @@
+"""1 Hz background sampler writing samples.csv.
+
+Sources, chosen to be cheap and not disturb the JVM:
+  heap committed/used, GC count/time  hsperfdata file of the JVM (what jstat reads; no attach)
+  page cache, anon memory            the run cgroup's memory.stat (v1 total_cache/total_rss, v2 file/anon)
+  iowait, user, system CPU %         /proc/stat deltas (machine-wide)
+  device read/write bytes            /proc/diskstats for the data device (machine-wide) and the
+                                     run cgroup's io stats (this run only; v1 misses buffered writeback)
+Heap used *after GC* and pauses come from the GC log after the run (gclog.py).
+"""
+
+from __future__ import annotations
+
+import csv
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, TextIO
+
+from . import hsperf
+from .cgroups import RunCgroup, anon_bytes, page_cache_bytes
+from .devices import parse_diskstats
+
+FIELDS = [
+    "t",
+    "epoch",
+    "heap_committed",
+    "heap_used",
+    "gc_young",
+    "gc_full",
+    "gc_concurrent",
+    "gc_time_s",
+    "cg_usage",
+    "page_cache",
+    "anon",
+    "iowait_pct",
+    "user_pct",
+    "system_pct",
+    "dev_read_bytes",
+    "dev_write_bytes",
+    "cg_read_bytes",
+    "cg_write_bytes",
+    "read_mbps",
+]
+
+
+@dataclass(frozen=True)
+class CpuTimes:
+    user: int
+    nice: int
+    system: int
+    idle: int
+    iowait: int
+    irq: int
+    softirq: int
+    steal: int
+
+    @property
+    def total(self) -> int:
+        return self.user + self.nice + self.system + self.idle + self.iowait + self.irq + self.softirq + self.steal
+
+
+def parse_proc_stat(text: str) -> CpuTimes:
+    """The aggregate 'cpu' line of /proc/stat (jiffies)."""
+    for line in text.splitlines():
+        if line.startswith("cpu "):
+            v = [int(x) for x in line.split()[1:9]]
+            v += [0] * (8 - len(v))
+            return CpuTimes(*v)
+    raise ValueError("no aggregate cpu line in /proc/stat")
+
+
+def cpu_percentages(prev: CpuTimes, cur: CpuTimes) -> dict[str, float]:
+    total = cur.total - prev.total
+    if total <= 0:
+        return {"iowait_pct": 0.0, "user_pct": 0.0, "system_pct": 0.0}
+    return {
+        "iowait_pct": 100.0 * (cur.iowait - prev.iowait) / total,
+        "user_pct": 100.0 * (cur.user + cur.nice - prev.user - prev.nice) / total,
+        "system_pct": 100.0 * (cur.system + cur.irq + cur.softirq - prev.system - prev.irq - prev.softirq) / total,
+    }
+
+
+def _read(path: str) -> str:
+    with open(path) as f:
+        return f.read()
+
+
+class Sampler:
+    """Samples once per `interval_s` in a daemon thread until stop()."""
+
+    def __init__(
+        self,
+        csv_path: Path,
+        cgroup: RunCgroup | None,
+        device: str | None,
+        jvm_pids: Callable[[], list[int]],
+        t0_epoch: float,
+        interval_s: float = 1.0,
+    ):
+        self.csv_path = csv_path
+        self.cgroup = cgroup
+        self.device = device
+        self.jvm_pids = jvm_pids
+        self.t0 = t0_epoch
+        self.interval_s = interval_s
+        self.rows: list[dict[str, float | int | None]] = []
+        self.vm_start_epoch_ms: int | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="flexheap-sampler", daemon=True)
+        self._hsperf_path: str | None = None
+        self._prev_cpu: CpuTimes | None = None
+        self._dev0: tuple[int, int] | None = None
+        self._cg0: tuple[int, int] | None = None
+        self._prev_read: tuple[float, int] | None = None
+        self.errors: list[str] = []
+
+    def start(self) -> None:
+        self._prev_cpu = self._cpu()
+        self._dev0 = self._dev_bytes()
+        self._cg0 = self.cgroup.io_bytes(self.device) if self.cgroup else None
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
+
+    # -- sources
+
+    def _cpu(self) -> CpuTimes | None:
+        try:
+            return parse_proc_stat(_read("/proc/stat"))
+        except (OSError, ValueError):
+            return None
+
+    def _dev_bytes(self) -> tuple[int, int] | None:
+        if self.device is None:
+            return None
+        try:
+            return parse_diskstats(_read("/proc/diskstats")).get(self.device)
+        except OSError:
+            return None
+
+    def _heap(self) -> hsperf.HeapCounters | None:
+        if self._hsperf_path is None:
+            for pid in self.jvm_pids():
+                self._hsperf_path = hsperf.find_hsperf_file(pid)
+                if self._hsperf_path:
+                    break
+        if self._hsperf_path is None:
+            return None
+        counters = hsperf.read_counters(self._hsperf_path)
+        if counters is None:
+            return None
+        heap = hsperf.heap_counters(counters)
+        if heap.vm_start_epoch_ms and self.vm_start_epoch_ms is None:
+            self.vm_start_epoch_ms = heap.vm_start_epoch_ms
+        return heap
+
+    # -- loop
+
+    def sample(self) -> dict[str, float | int | None]:
+        now = time.time()
+        row: dict[str, float | int | None] = {k: None for k in FIELDS}
+        row["t"] = round(now - self.t0, 3)
+        row["epoch"] = round(now, 3)
+        heap = self._heap()
+        if heap is not None:
+            row.update(
+                heap_committed=heap.committed,
+                heap_used=heap.used,
+                gc_young=heap.young_gcs,
+                gc_full=heap.full_gcs,
+                gc_concurrent=heap.concurrent_gcs,
+                gc_time_s=round(heap.gc_time_s, 4),
+            )
+        if self.cgroup is not None:
+            stat = self.cgroup.memory_stat()
+            row["page_cache"] = page_cache_bytes(stat)
+            row["anon"] = anon_bytes(stat)
+            row["cg_usage"] = self.cgroup.memory_usage()
+            cg = self.cgroup.io_bytes(self.device)
+            if cg is not None and self._cg0 is not None:
+                row["cg_read_bytes"], row["cg_write_bytes"] = cg[0] - self._cg0[0], cg[1] - self._cg0[1]
+        cpu = self._cpu()
+        if cpu is not None and self._prev_cpu is not None:
+            row.update({k: round(v, 2) for k, v in cpu_percentages(self._prev_cpu, cpu).items()})
+        self._prev_cpu = cpu or self._prev_cpu
+        dev = self._dev_bytes()
+        if dev is not None and self._dev0 is not None:
+            row["dev_read_bytes"], row["dev_write_bytes"] = dev[0] - self._dev0[0], dev[1] - self._dev0[1]
+        # Prefer this run's own reads for the rate; fall back to the whole device.
+        read = row["cg_read_bytes"] if row["cg_read_bytes"] is not None else row["dev_read_bytes"]
+        if isinstance(read, int):
+            if self._prev_read is not None and now > self._prev_read[0]:
+                row["read_mbps"] = round((read - self._prev_read[1]) / (now - self._prev_read[0]) / 1e6, 3)
+            self._prev_read = (now, read)
+        return row
+
+    def _loop(self) -> None:
+        with open(self.csv_path, "w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=FIELDS)
+            writer.writeheader()
+            next_at = time.monotonic()
+            while True:
+                self._write(writer, f)
+                next_at += self.interval_s
+                if self._stop.wait(max(0.0, next_at - time.monotonic())):
+                    break
+            self._write(writer, f)  # one last sample at the end of the run
+
+    def _write(self, writer: csv.DictWriter, f: TextIO) -> None:
+        try:
+            row = self.sample()
+        except Exception as e:  # a broken source must not kill sampling of the others
+            self.errors.append(repr(e))
+            return
+        self.rows.append(row)
+        writer.writerow(row)
+        f.flush()  # a crashed run still leaves its samples
+
+
+def read_samples(path: Path) -> list[dict[str, float | None]]:
+    rows: list[dict[str, float | None]] = []
+    try:
+        with open(path, newline="") as f:
+            for r in csv.DictReader(f):
+                rows.append({k: (float(v) if v not in ("", None) else None) for k, v in r.items()})
+    except FileNotFoundError:
+        pass
+    return rows

@@ -1,0 +1,106 @@
+"""End to end: a real JVM in a real memory cgroup (needs root and a memory controller)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from flexheap_harness.cgroups import detect
+from flexheap_harness.devices import parse_profile
+from flexheap_harness.jdk import find_jdk
+from flexheap_harness.policies import parse_policy
+from flexheap_harness.runner import RunConfig, run_once
+from flexheap_harness.sampling import read_samples
+
+DATA = Path(__file__).parent / "data"
+MB = 1 << 20
+BUDGET = 300 * MB
+
+SPAWNER = """
+public class Spawner {
+    public static void main(String[] a) throws Exception {
+        Process p = new ProcessBuilder("sleep", "300").start();
+        System.out.println("child " + p.pid());
+        System.out.flush();
+        System.exit(3);  // a crashed run that leaves a child behind in the cgroup
+    }
+}
+"""
+
+
+def _requirements() -> str | None:
+    if os.geteuid() != 0:
+        return "needs root to create cgroups and drop caches"
+    if detect().memory is None:
+        return "no memory cgroup controller (cgroup v2 memory or v1 memory mount)"
+    jdk, _ = find_jdk()
+    if jdk is None or not jdk.tool("javac").exists():
+        return "no JDK with javac (build/flexheap-jdk or Temurin 25)"
+    return None
+
+
+pytestmark = [pytest.mark.integration]
+skip_reason = _requirements()
+if skip_reason:
+    pytestmark.append(pytest.mark.skip(reason=skip_reason))
+
+
+@pytest.fixture(scope="module")
+def jdk():
+    return find_jdk()[0]
+
+
+def _compile(jdk, src: Path, out: Path) -> None:
+    subprocess.run([str(jdk.tool("javac")), "-d", str(out), str(src)], check=True)
+
+
+def test_page_cache_capped_by_budget_and_cgroup_removed(jdk, tmp_path):
+    classes = tmp_path / "classes"
+    _compile(jdk, DATA / "PhasedReader.java", classes)
+    data_file = tmp_path / "big.bin"
+    run_dir = tmp_path / "run"
+    cfg = RunConfig(
+        policy=parse_policy("g1-50"), budget=BUDGET, device=parse_profile("host"), jdk=jdk,
+        program=["-cp", str(classes), "PhasedReader", str(data_file), "600", "2", "0.5"],
+        data_dir=tmp_path, run_dir=run_dir, sample_interval_s=0.2, timeout_s=120,
+    )
+    s = run_once(cfg, log=lambda _m: None)
+    assert s["ok"], s.get("error")
+    assert s["max_heap"] == BUDGET // 2
+    samples = read_samples(run_dir / "samples.csv")
+    cache = [r["page_cache"] for r in samples if r["page_cache"] is not None]
+    # 600 MB went through the page cache twice, but the cgroup held it under the budget.
+    assert max(cache) <= BUDGET
+    assert max(cache) > 100 * MB
+    assert any(r["heap_committed"] for r in samples), "hsperfdata sampling saw the heap"
+    assert s["cgroup_removed"] is True
+    cg = json.loads((run_dir / "config.json").read_text())["cgroup"]
+    assert cg["memory_limit"] == BUDGET and not Path(cg["memory_dir"]).exists()
+    if cg["io_dir"]:
+        assert not Path(cg["io_dir"]).exists()
+    assert [p["name"] for p in s["phases"]][-2:] == ["read0", "read1"]
+    assert s["gc_pauses"] >= 1 and (run_dir / "gc.log").exists()
+    for name in ("samples.csv", "gc.log", "stdout.log", "stderr.log", "summary.json", "config.json"):
+        assert (run_dir / name).exists()
+
+
+def test_crashed_run_is_failed_and_leftover_processes_are_killed(jdk, tmp_path):
+    src = tmp_path / "Spawner.java"
+    src.write_text(SPAWNER)
+    _compile(jdk, src, tmp_path)
+    run_dir = tmp_path / "run"
+    cfg = RunConfig(
+        policy=parse_policy("static:64m"), budget=BUDGET, device=parse_profile("host"), jdk=jdk,
+        program=["-cp", str(tmp_path), "Spawner"], data_dir=tmp_path, run_dir=run_dir,
+        drop_caches=False, timeout_s=60,
+    )
+    s = run_once(cfg, log=lambda _m: None)
+    assert not s["ok"] and "exited with 3" in s["error"]
+    assert "log_tail" in s
+    child = int((run_dir / "stdout.log").read_text().split()[1])
+    assert not Path(f"/proc/{child}").exists() or "Z" in Path(f"/proc/{child}/stat").read_text().split()[2]
+    assert s["cgroup_removed"] is True

@@ -1,0 +1,152 @@
+"""Sampling and log parsers, on recorded snippets in tests/data."""
+
+from pathlib import Path
+
+import pytest
+
+from flexheap_harness import cgroups, gclog, hsperf
+from flexheap_harness.devices import parse_diskstats, whole_disk, device_name
+from flexheap_harness.runner import parse_phase_lines
+from flexheap_harness.sampling import cpu_percentages, parse_proc_stat
+
+DATA = Path(__file__).parent / "data"
+
+
+def text(name: str) -> str:
+    return (DATA / name).read_text()
+
+
+def test_proc_stat_iowait_delta():
+    a = parse_proc_stat(text("proc-stat-1.txt"))
+    b = parse_proc_stat(text("proc-stat-2.txt"))
+    assert a.iowait == 5572 and b.iowait == 5622
+    pct = cpu_percentages(a, b)
+    assert pct["iowait_pct"] == pytest.approx(20.0)
+    assert pct["user_pct"] == pytest.approx(77.2)
+    assert pct["system_pct"] == pytest.approx(2.4)
+
+
+def test_proc_stat_no_progress_is_zero_not_division_error():
+    a = parse_proc_stat(text("proc-stat-1.txt"))
+    assert cpu_percentages(a, a)["iowait_pct"] == 0.0
+
+
+def test_diskstats_sectors_to_bytes():
+    d = parse_diskstats(text("diskstats.txt"))
+    assert d["254:0"] == (32518634 * 512, 11073840 * 512)
+    assert d["7:0"] == (0, 0)
+
+
+def test_memory_stat_v1_uses_hierarchical_totals():
+    s = cgroups.parse_kv_stat(text("memory-stat-v1.txt"))
+    assert cgroups.page_cache_bytes(s) == 1177608192  # total_cache, not the leaf's 'cache'
+    assert cgroups.anon_bytes(s) == 1361117184
+
+
+def test_memory_stat_v2_file_and_anon():
+    s = cgroups.parse_kv_stat(text("memory-stat-v2.txt"))
+    assert cgroups.page_cache_bytes(s) == 314572800
+    assert cgroups.anon_bytes(s) == 157286400
+
+
+def test_memory_stat_v1_leaf_without_totals():
+    s = cgroups.parse_kv_stat("cache 100\nrss 50\n")
+    assert (cgroups.page_cache_bytes(s), cgroups.anon_bytes(s)) == (100, 50)
+
+
+def test_io_stats_v1_and_v2():
+    v2 = cgroups.parse_io_stat_v2(text("io-stat-v2.txt"))
+    assert cgroups.io_bytes_for(v2, "254:0") == (1048576000, 52428800)
+    assert cgroups.io_bytes_for(v2, None) == (1048580096, 52428800)
+    v1 = cgroups.parse_blkio_v1(text("blkio-v1.txt"))
+    assert cgroups.io_bytes_for(v1, "254:0") == (1360846848, 4096)
+    assert cgroups.io_bytes_for({}, "254:0") == (0, 0)  # nothing moved yet
+
+
+def test_mounts_and_self_cgroup_hybrid():
+    m = cgroups.parse_mounts(text("mounts-hybrid.txt"))
+    assert m["memory"] == "/sys/fs/cgroup/memory"
+    assert m["blkio"] == "/sys/fs/cgroup/blkio"
+    assert m["v2"] == "/sys/fs/cgroup/unified"
+    own = cgroups.parse_self_cgroup(text("self-cgroup-v1.txt"))
+    assert own["memory"].startswith("/process_api/")
+    assert own["blkio"] == "/" and own["v2"] == "/"
+
+
+def test_sys_dev_block_partition_resolves_to_disk(tmp_path):
+    # /sys/dev/block/8:1 -> ../../devices/.../block/sda/sda1, with sda/dev = 8:0
+    disk = tmp_path / "devices" / "block" / "sda"
+    (disk / "sda1").mkdir(parents=True)
+    (disk / "dev").write_text("8:0\n")
+    (disk / "sda1" / "partition").write_text("1\n")
+    (disk / "sda1" / "dev").write_text("8:1\n")
+    links = tmp_path / "dev" / "block"
+    links.mkdir(parents=True)
+    (links / "8:1").symlink_to(disk / "sda1")
+    (links / "8:0").symlink_to(disk)
+    assert whole_disk("8:1", links) == "8:0"
+    assert whole_disk("8:0", links) == "8:0"
+    assert whole_disk("9:9", links) is None
+    assert device_name("8:0", links) == "sda"
+
+
+def test_hsperf_g1_counters():
+    c = hsperf.parse_hsperf((DATA / "hsperfdata-g1.bin").read_bytes())
+    h = hsperf.heap_counters(c)
+    assert h.committed == 68157440 + 200278016  # young + old capacity
+    assert h.used == 135412408 + 98304  # old + survivor (eden was empty)
+    assert (h.young_gcs, h.full_gcs, h.concurrent_gcs) == (1, 0, 2)
+    assert h.gc_time_s == pytest.approx((1224021 + 311855) / 1e9)
+    assert h.vm_start_epoch_ms == 1795226882977
+    assert c["sun.gc.collector.0.name"] == "G1 young collection pauses"
+
+
+def test_hsperf_rejects_garbage():
+    with pytest.raises(ValueError):
+        hsperf.parse_hsperf(b"\0" * 64)
+
+
+def test_gc_log_pauses():
+    log = gclog.parse_file(DATA / "gc-g1.log")
+    kinds = [p.kind for p in log.pauses]
+    assert "Remark" in kinds and "Cleanup" in kinds
+    full = [p for p in log.pauses if p.is_full]
+    assert len(full) == 1 and full[0].kind == "Full (System.gc())"
+    first = log.pauses[0]
+    assert first.gc_id == 44 and first.uptime_s == pytest.approx(0.310)
+    assert (first.before, first.after, first.committed) == (119 << 20, 62 << 20, 128 << 20)
+    assert first.ms == pytest.approx(1.149)
+    assert len(log.concurrent_cycles_ms) == 2
+    s = log.summary()
+    assert s["gc_full"] == 1 and s["gc_pauses"] == len(log.pauses)
+
+
+def test_flexheap_decisions_tolerate_padding_and_extra_keys():
+    log = gclog.parse_file(DATA / "gc-g1.log")
+    assert [d.action for d in log.decisions] == ["shrink", "none", "grow"]
+    d = log.decisions[0]
+    assert d.gc_id == 12 and d.uptime_s == pytest.approx(2.345)
+    assert d.fields["state"] == "WaitShrink" and d.fields["reason"] == "costUp,ioBias"
+    assert d.number("bytes") == 67108864 and d.number("S_io") == 402653184
+    assert log.decisions[1].fields["extra_key"] == "7"  # padded tag [gc,flexheap   ]
+    assert log.flexheap_other[0].message == "iostall source=bpf"
+    assert log.summary()["flexheap_shrink"] == 1
+
+
+def test_gc_log_line_decorations_in_any_order():
+    line = gclog.parse_line("[info][1234ms][gc,flexheap] GC(3) decision action=grow bytes=1")
+    assert line is not None and line.uptime_s == pytest.approx(1.234)
+    assert line.tags == ("gc", "flexheap") and line.level == "info"
+    assert gclog.parse_line("no decorations") is None
+
+
+def test_phase_markers():
+    lines = [
+        "noise",
+        "FLEXHEAP-PHASE warm start 1000",
+        "FLEXHEAP-PHASE warm end 3000 500 250.0",
+        "FLEXHEAP-PHASE hot start 3000",
+    ]
+    p = parse_phase_lines(lines)
+    assert p[0] == {"name": "warm", "start_epoch": 1.0, "end_epoch": 3.0, "queries": 500, "throughput_qps": 250.0}
+    assert p[1]["name"] == "hot" and p[1]["end_epoch"] is None

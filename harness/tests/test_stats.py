@@ -1,0 +1,55 @@
+"""Statistics, interleaving, the comparison table and the sweep's oracle."""
+
+import pytest
+
+from flexheap_harness.cli import best_static
+from flexheap_harness.compare import render_markdown, render_text
+from flexheap_harness.stats import aggregate, describe, interleave, metrics_of, ratio
+
+
+def test_interleave_order():
+    assert interleave(["A", "B", "C"], 2) == [(1, "A"), (1, "B"), (1, "C"), (2, "A"), (2, "B"), (2, "C")]
+    assert interleave(["A"], 0) == []
+
+
+def test_describe():
+    assert describe([3, 1, 2]) == {"n": 3, "median": 2, "min": 1, "max": 3}
+    assert describe([4, 1, 2, 3])["median"] == 2.5
+    assert describe([None, 5])["n"] == 1
+    assert describe([])["median"] is None
+
+
+def test_ratio():
+    assert ratio(5, 10) == 0.5
+    assert ratio(None, 1) is None and ratio(1, 0) is None and ratio(1, None) is None
+
+
+def run(policy, total, ok=True, qps=None, rep=1):
+    return {"policy": policy, "ok": ok, "total_s": total, "gc_time_ms": total * 10, "rep": rep,
+            "phases": [{"name": "q", "throughput_qps": qps or 100.0 / total}]}
+
+
+def test_aggregate_medians_ratios_and_failures_excluded():
+    runs = [run("g1-90", 10), run("flexheap", 5), run("g1-90", 12), run("flexheap", 7),
+            run("g1-90", 11), run("flexheap", 1000, ok=False)]
+    agg = aggregate(runs, "g1-90")
+    t = agg["table"]
+    assert t["g1-90"]["total_s"] == {"n": 3, "median": 11, "min": 10, "max": 12, "ratio": 1.0}
+    assert t["flexheap"]["total_s"]["median"] == 6  # the failed 1000 s run is not counted
+    assert t["flexheap"]["total_s"]["ratio"] == pytest.approx(6 / 11)
+    assert agg["failed_runs"] == {"g1-90": 0, "flexheap": 1}
+    assert agg["ok_runs"] == {"g1-90": 3, "flexheap": 2}
+    assert "qps:q" in agg["metrics"]
+    text = render_text(agg)
+    assert "x0.55" in text and "1 / 1".replace("1 / 1", "2 / 1") in text
+    assert "| metric |" in render_markdown(agg)
+
+
+def test_metrics_of_ignores_missing():
+    m = metrics_of({"total_s": 3, "read_bytes": None, "phases": [{"name": "a"}]})
+    assert m == {"total_s": 3.0}
+
+
+def test_best_static():
+    agg = aggregate([run("static:512m", 9), run("static:1024m", 7), run("g1-90", 1)], "static:512m")
+    assert best_static(agg) == ("static:1024m", 7)

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Library internals: one struct iostall, backends behind a small ops table. */
+#ifndef IOSTALL_INT_H
+#define IOSTALL_INT_H
+
+#include <stdarg.h>
+#include "iostall.h"
+
+#define IOSTALL_EXPORT __attribute__((visibility("default")))
+
+struct iostall;
+
+struct iostall_ops {
+	const char *name;
+	enum iostall_backend id;
+	int (*reg)(struct iostall *st, pid_t tid);
+	int (*unreg)(struct iostall *st, pid_t tid);
+	int64_t (*thread_ns)(struct iostall *st, pid_t tid);
+	uint64_t (*total_ns)(struct iostall *st);
+	int (*tracked)(struct iostall *st);
+	int (*map_entries)(struct iostall *st);
+	void (*close)(struct iostall *st);
+};
+
+struct iostall {
+	const struct iostall_ops *ops;
+	void *priv;
+};
+
+/* Each returns 0 and sets st->ops/priv, or -errno and writes why. */
+int iostall_bpf_open(struct iostall *st, char *why, size_t len);
+int iostall_delayacct_open(struct iostall *st, char *why, size_t len);
+
+/* IOSTALL_DEBUG=1 in the environment. */
+int iostall_debug(void);
+/* Whether a thread id names a live task (needed to avoid stale entries). */
+int iostall_tid_alive(pid_t tid);
+
+#endif /* IOSTALL_INT_H */

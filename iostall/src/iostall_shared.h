@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Types shared by the BPF program and the library. */
+#ifndef IOSTALL_SHARED_H
+#define IOSTALL_SHARED_H
+
+/* Must equal IOSTALL_MAX_THREADS in include/iostall.h (checked in C). */
+#define IOSTALL_MAP_MAX 16384
+
+/* Slots of the maybe_tracked filter, minus one (a power of two). */
+#define IOSTALL_FILTER_MASK 0xffff
+
+struct iostall_entry {
+	__u64 total_ns;	/* D-state ns accrued since registration */
+	__u64 start_ns;	/* switch-out stamp while in D state, else 0 */
+};
+
+#endif /* IOSTALL_SHARED_H */

@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Build iostall and run its tests as root. One line per check
+# (PASS/FAIL/SKIP + numbers), then "iostall: N passed, N failed, N skipped".
+# Exits non-zero on any failure. Restores kernel.task_delayacct.
+set -u
+shopt -s lastpipe	# let count() update the totals
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${OUT:-$(cd "$HERE/.." && pwd)/build/iostall}
+export IOSTALL_TEST_DIR=${IOSTALL_TEST_DIR:-/var/tmp}
+
+pass=0 fail=0 skip=0
+count() {
+	while IFS= read -r line; do
+		echo "$line"
+		case $line in
+		PASS*) pass=$((pass + 1)) ;;
+		FAIL*) fail=$((fail + 1)) ;;
+		SKIP*) skip=$((skip + 1)) ;;
+		esac
+	done
+}
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "FAIL run.sh: must run as root (cgroups, sysctl, bpf)"
+	echo "iostall: 0 passed, 1 failed, 0 skipped"
+	exit 1
+fi
+
+# Keep the machine's setting whatever happens to the tests.
+DA=/proc/sys/kernel/task_delayacct
+da_orig=$(cat $DA 2>/dev/null || echo "")
+trap '[ -n "$da_orig" ] && echo "$da_orig" > $DA' EXIT
+
+if ! nice make -s -j1 -C "$HERE" OUT="$OUT" all >/tmp/iostall-build.$$ 2>&1; then
+	cat /tmp/iostall-build.$$
+	rm -f /tmp/iostall-build.$$
+	echo "FAIL build: see above"
+	echo "iostall: 0 passed, 1 failed, 0 skipped"
+	exit 1
+fi
+grep '^iostall:' /tmp/iostall-build.$$
+rm -f /tmp/iostall-build.$$
+
+# The probe does not need tracefs, but the runner provides it as debugging aid.
+if ! mountpoint -q /sys/kernel/tracing; then
+	mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null ||
+		echo "note: could not mount tracefs"
+fi
+
+if [ ! -e /sys/kernel/btf/vmlinux ]; then
+	echo "SKIP bpf tests: kernel has no BTF (/sys/kernel/btf/vmlinux)" | count
+fi
+
+for t in test_odirect test_quiet test_mmap_fault test_churn test_agree; do
+	"$OUT/tests/$t" 2>&1 | count
+	rc=${PIPESTATUS[0]}
+	# A crash or a failure with no line of its own still counts.
+	if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ] && [ "$rc" -ne 77 ]; then
+		echo "FAIL $t: exited with status $rc" | count
+	fi
+done
+
+# Test 6: AUTO without privilege falls back and says why; never crashes.
+probe="$OUT/tests/probe_auto"
+check_probe() {	# name, expected backend, setpriv args...
+	local name=$1 want=$2 out err rc
+	shift 2
+	err=$(mktemp)
+	out=$(setpriv "$@" "$probe" 2>"$err")
+	rc=$?
+	if [ $rc -eq 0 ] && [[ $out == "backend=$want "* ]] &&
+	   [[ $out == *"bpf: "*"permission denied"* ]] && [ ! -s "$err" ]; then
+		echo "PASS 6-unprivileged-$name: rc=$rc, quiet stderr, ${out}"
+	else
+		echo "FAIL 6-unprivileged-$name: want backend=$want, rc=$rc, stderr=$(head -c 200 "$err"), ${out}"
+	fi
+	rm -f "$err"
+}
+nocaps=(--inh-caps=-all --ambient-caps=-all --bounding-set=-all)
+nobody=(--reuid=65534 --regid=65534 --clear-groups "${nocaps[@]}")
+{
+	echo 0 > $DA
+	check_probe root-nocaps-delayacct-off none "${nocaps[@]}"
+	echo 1 > $DA
+	check_probe root-nocaps-delayacct-on delayacct "${nocaps[@]}"
+	check_probe nobody-delayacct-on delayacct "${nobody[@]}"
+	echo "$da_orig" > $DA
+	out=$("$probe" 2>&1)
+	if [[ $out == "backend=bpf "* ]]; then
+		echo "PASS 6-root-auto: ${out}"
+	else
+		echo "FAIL 6-root-auto: want bpf as root: ${out}"
+	fi
+} | count
+
+echo "iostall: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

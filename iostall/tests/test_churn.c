@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Test 4: 10,000 short-lived threads register themselves, do a little work
+ * and unregister (or exit still registered): the tracked count and backend
+ * entries return to baseline, for bpf (exit hook) and delayacct (lazy
+ * cleanup at the next read).
+ */
+#include <pthread.h>
+#include "testlib.h"
+
+#define NAME "4-thread-churn"
+#define NTHREADS 10000
+#define BATCH 16
+
+struct churn {
+	struct iostall *st;
+	int unregister;
+	int reg_fail, unreg_fail;
+};
+
+static void *churn_worker(void *arg)
+{
+	struct churn *c = arg;
+	pid_t tid = gettid();
+	volatile int x = 0;
+
+	if (iostall_register(c->st, tid))
+		__atomic_add_fetch(&c->reg_fail, 1, __ATOMIC_RELAXED);
+	for (int i = 0; i < 1000; i++)
+		x += i;
+	if (c->unregister && iostall_unregister(c->st, tid))
+		__atomic_add_fetch(&c->unreg_fail, 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static void churn(struct churn *c)
+{
+	pthread_attr_t attr;
+	pthread_t t[BATCH];
+
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 << 10);
+	for (int done = 0; done < NTHREADS; done += BATCH) {
+		for (int i = 0; i < BATCH; i++)
+			pthread_create(&t[i], &attr, churn_worker, c);
+		for (int i = 0; i < BATCH; i++)
+			pthread_join(t[i], NULL);
+	}
+	pthread_attr_destroy(&attr);
+}
+
+/* Run one variant; wait up to 2 s for exit cleanup to land. */
+static void variant(struct iostall *st, const char *label, int unregister)
+{
+	struct churn c = { .st = st, .unregister = unregister };
+	int tr0, me0, tr, me;
+	uint64_t tot0, tot;
+	uint64_t t0, deadline;
+
+	tr0 = iostall_tracked(st);
+	me0 = iostall_map_entries(st);
+	tot0 = iostall_total_ns(st);
+	t0 = now_ns();
+	churn(&c);
+	deadline = now_ns() + 2000000000ull;
+	do {
+		tot = iostall_total_ns(st);	/* delayacct retires exited tids here */
+		tr = iostall_tracked(st);
+		me = iostall_map_entries(st);
+		if (tr == tr0 && me == me0)
+			break;
+		usleep(10000);
+	} while (now_ns() < deadline);
+
+	report(tr == tr0 && me == me0 && !c.reg_fail && !c.unreg_fail && tot >= tot0 ?
+	       "PASS" : "FAIL", NAME,
+	       "%s %s: %d threads in %.0f ms, tracked %d->%d, entries %d->%d, register failures %d, unregister failures %d, total monotonic %s",
+	       label, unregister ? "register/unregister" : "exit without unregister",
+	       NTHREADS, ms(now_ns() - t0), tr0, tr, me0, me, c.reg_fail,
+	       c.unreg_fail, tot >= tot0 ? "yes" : "NO");
+}
+
+int main(void)
+{
+	struct iostall *st;
+	char why[256];
+	pid_t self = gettid();
+
+	st = iostall_open(IOSTALL_BPF, why, sizeof(why));
+	if (!st) {
+		report("FAIL", NAME, "bpf backend: %s", why);
+	} else {
+		/* A long-lived registered thread must survive the churn. */
+		iostall_register(st, self);
+		variant(st, "bpf", 1);
+		variant(st, "bpf", 0);
+		if (iostall_thread_ns(st, self) < 0)
+			report("FAIL", NAME, "bpf: long-lived thread lost its entry");
+		iostall_close(st);
+	}
+
+	if (delayacct_set(1)) {
+		report("SKIP", NAME, "delayacct: cannot enable kernel.task_delayacct");
+		return test_exit();
+	}
+	st = iostall_open(IOSTALL_DELAYACCT, why, sizeof(why));
+	if (!st) {
+		report("FAIL", NAME, "delayacct backend: %s", why);
+		return test_exit();
+	}
+	iostall_register(st, self);
+	variant(st, "delayacct", 1);
+	variant(st, "delayacct", 0);
+	iostall_close(st);
+	return test_exit();
+}

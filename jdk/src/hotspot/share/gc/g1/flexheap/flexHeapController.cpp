@@ -1,0 +1,178 @@
+// This file is part of FlexHeap: the grow/shrink controller of the paper's section 4.4 (Fig. 4).
+#include "gc/g1/flexheap/flexHeapController.hpp"
+
+#include "gc/g1/flexheap/flexHeapStep.hpp"
+
+// Reasons, indexed by the guard that chose the action and by the outcome of
+// the step: [acted, 0 bytes because at the limit, 0 bytes because no free regions].
+static const char* const flexheap_grow_reasons[2][2] = {
+  { "costDown,growUsed", "costDown,growUsed,atMax" },
+  { "costUp,gcBias",     "costUp,gcBias,atMax" }
+};
+static const char* const flexheap_shrink_reasons[2][3] = {
+  { "costDown,ioFull", "costDown,ioFull,atMin", "costDown,ioFull,noFree" },
+  { "costUp,ioBias",   "costUp,ioBias,atMin",   "costUp,ioBias,noFree" }
+};
+
+static FlexHeapConfig flexheap_sanitize(const FlexHeapConfig& cfg) {
+  FlexHeapConfig c = cfg;
+  if (c.history_length < 1) c.history_length = 1;
+  if (c.history_length > FlexHeapCostHistory::MaxLength) c.history_length = FlexHeapCostHistory::MaxLength;
+  if (!(c.min_scale > 0.0)) c.min_scale = 0.0;
+  if (!(c.max_scale >= c.min_scale)) c.max_scale = c.min_scale;
+  if (!(c.expand_percent > 0.0)) c.expand_percent = 0.0;
+  if (c.expand_percent > 100.0) c.expand_percent = 100.0;
+  if (c.static_step_percent > 100) c.static_step_percent = 100;
+  return c;
+}
+
+FlexHeapController::FlexHeapController(const FlexHeapConfig& cfg) :
+  _cfg(flexheap_sanitize(cfg)),
+  _history(_cfg.history_length),
+  // Start in WaitGrow with no grow recorded, so growUsed holds: as if the
+  // initial heap had been fully used, the way G1 starts small and grows.
+  _state(FlexHeapState::WaitGrow),
+  _has_prev(false),
+  _prev(),
+  _has_grow(false),
+  _used_before_grow(0),
+  _grow_bytes(0),
+  _has_shrink(false),
+  _page_cache_before_shrink(0),
+  _shrink_bytes(0) {}
+
+FlexHeapDecision FlexHeapController::decide(const FlexHeapSample& s) {
+  FlexHeapDecision d = FlexHeapDecision();
+  d.c_stw  = FlexHeapCostModel::stw_cost(s.t_stw, s.cores, s.mutators);
+  d.c_conc = FlexHeapCostModel::conc_cost(s.conc_cpu, s.conc_threads, s.cores, s.mutators, s.t_mut);
+  d.c_gc   = FlexHeapCostModel::gc_cost(d.c_stw, d.c_conc);
+  // Without a stall source C_io is 0 and ioBias can never win (below).
+  d.c_io   = s.io_available ? FlexHeapCostModel::io_cost(s.io_stall, s.t_mut, s.cores) : 0.0;
+  d.c_tot  = d.c_gc + d.c_io;
+
+  double wall = (s.t_mut > 0.0 ? s.t_mut : 0.0) + (s.t_stw > 0.0 ? s.t_stw : 0.0);
+  _history.add(d.c_gc, d.c_io, wall);
+  FlexHeapCostAverages cur = _history.averages(_cfg.cost_as_rate);
+  d.avg_gc = cur.gc;
+  d.avg_io = cur.io;
+  d.avg_tot = cur.tot;
+  d.state = _state;
+  d.action = FlexHeapAction::None;
+
+  if (!_has_prev) {
+    // No average at t-1 to compare with: nothing to decide yet.
+    _has_prev = true;
+    _prev = cur;
+    d.reason = "warmup";
+    return d;
+  }
+
+  FlexHeapCostAverages prev = _prev;
+  _prev = cur;
+  d.prev_avg_tot = prev.tot;
+  d.rel_gc  = FlexHeapCostModel::relative_change(prev.gc, cur.gc);
+  d.rel_io  = FlexHeapCostModel::relative_change(prev.io, cur.io);
+  d.rel_tot = FlexHeapCostModel::relative_change(prev.tot, cur.tot);
+
+  // Fig. 4 predicates. Without a recorded step there is no slack to wait for.
+  d.cost_down  = cur.tot <= prev.tot;
+  d.grow_slack = _has_grow && s.used < _used_before_grow + _grow_bytes;
+  d.io_slack   = _has_shrink && s.page_cache < _page_cache_before_shrink + _shrink_bytes;
+  d.gc_bias    = !s.io_available || d.rel_gc >= d.rel_io;
+
+  // Fig. 4 transitions: the action wanted and the state it leads to.
+  FlexHeapAction want;
+  FlexHeapState target;
+  int guard;  // row of the reason tables: 0 costDown, 1 costUp
+  if (d.cost_down) {
+    guard = 0;
+    target = _state;
+    if (_state == FlexHeapState::WaitGrow) {
+      want = d.grow_slack ? FlexHeapAction::None : FlexHeapAction::Grow;
+      d.reason = "costDown,growSlack";
+    } else {
+      want = d.io_slack ? FlexHeapAction::None : FlexHeapAction::Shrink;
+      d.reason = "costDown,ioSlack";
+    }
+  } else {
+    guard = 1;
+    want = d.gc_bias ? FlexHeapAction::Grow : FlexHeapAction::Shrink;
+    target = d.gc_bias ? FlexHeapState::WaitGrow : FlexHeapState::WaitShrink;
+  }
+
+  // A new step replaces the slack record of its direction; record_applied()
+  // sets it again from what the glue applied.
+  if (want == FlexHeapAction::Grow) {
+    _has_grow = false;
+    double scale = _cfg.static_step_percent > 0 ? 1.0
+                 : flexheap_scale(d.rel_tot, _cfg.min_scale, _cfg.max_scale);
+    size_t bytes = flexheap_grow_bytes(s.committed, s.max_capacity, s.region_size,
+                                       _cfg.expand_percent, scale, _cfg.static_step_percent);
+    d.reason = flexheap_grow_reasons[guard][bytes == 0 ? 1 : 0];
+    if (bytes > 0) {
+      d.action = FlexHeapAction::Grow;
+      d.bytes = bytes;
+      d.scale = scale;
+    }
+  } else if (want == FlexHeapAction::Shrink) {
+    _has_shrink = false;
+    double scale = _cfg.static_step_percent > 0 ? 1.0
+                 : flexheap_scale(d.rel_tot, _cfg.min_scale, _cfg.max_scale);
+    if (scale > 1.0) {
+      scale = 1.0;  // a shrink cannot return more than its budget
+    }
+    size_t bytes = flexheap_shrink_bytes(s.committed, s.min_capacity, s.region_size,
+                                         s.free_regions, s.eden_target_regions,
+                                         scale, _cfg.static_step_percent);
+    int outcome = 0;
+    if (bytes == 0) {
+      bool at_min = s.committed <= s.min_capacity || s.committed - s.min_capacity < s.region_size;
+      outcome = at_min ? 1 : 2;
+    }
+    d.reason = flexheap_shrink_reasons[guard][outcome];
+    if (bytes > 0) {
+      d.action = FlexHeapAction::Shrink;
+      d.bytes = bytes;
+      d.scale = scale;
+    }
+  }
+  // A step of 0 bytes leaves the action None but the state still follows the
+  // FSM, so the controller keeps its direction.
+  _state = target;
+  d.state = target;
+  return d;
+}
+
+void FlexHeapController::record_applied(FlexHeapAction action, size_t applied_bytes,
+                                        const FlexHeapSample& s) {
+  // An applied action puts the FSM in its wait state (Fig. 4), also when the
+  // glue acted on its own (e.g. G1's free-ratio floor after a full GC).
+  if (action == FlexHeapAction::Grow) {
+    if (applied_bytes > 0) _state = FlexHeapState::WaitGrow;
+    _has_grow = applied_bytes > 0;
+    _used_before_grow = s.used;
+    _grow_bytes = applied_bytes;
+  } else if (action == FlexHeapAction::Shrink) {
+    if (applied_bytes > 0) _state = FlexHeapState::WaitShrink;
+    _has_shrink = applied_bytes > 0;
+    _page_cache_before_shrink = s.page_cache;
+    _shrink_bytes = applied_bytes;
+  }
+}
+
+const char* FlexHeapController::state_name(FlexHeapState s) {
+  switch (s) {
+    case FlexHeapState::WaitGrow:   return "WaitGrow";
+    case FlexHeapState::WaitShrink: return "WaitShrink";
+  }
+  return "unknown";
+}
+
+const char* FlexHeapController::action_name(FlexHeapAction a) {
+  switch (a) {
+    case FlexHeapAction::None:   return "None";
+    case FlexHeapAction::Grow:   return "Grow";
+    case FlexHeapAction::Shrink: return "Shrink";
+  }
+  return "unknown";
+}

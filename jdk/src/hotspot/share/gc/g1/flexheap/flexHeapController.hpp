@@ -1,0 +1,93 @@
+// This file is part of FlexHeap: the grow/shrink controller of the paper's section 4.4 (Fig. 4).
+#ifndef SHARE_GC_G1_FLEXHEAP_FLEXHEAPCONTROLLER_HPP
+#define SHARE_GC_G1_FLEXHEAP_FLEXHEAPCONTROLLER_HPP
+
+#include "gc/g1/flexheap/flexHeapCostModel.hpp"
+
+#include <stddef.h>
+
+// Pure logic: the G1 glue gathers a FlexHeapSample at the end of every GC pause,
+// calls decide(), applies the decision with expand()/shrink() and reports what
+// it applied with record_applied().
+
+struct FlexHeapConfig {
+  unsigned history_length;      // FlexHeapHistoryLength (default 10, clamped to 1..100)
+  double   min_scale;           // FlexHeapMinScaleFactor (0.2)
+  double   max_scale;           // FlexHeapMaxScaleFactor (2.0; raised to min_scale if lower)
+  double   expand_percent;      // G1ExpandByPercentOfAvailable (20, clamped to 0..100)
+  unsigned static_step_percent; // FlexHeapStaticStepPercent (0 = adaptive, clamped to 0..100)
+  bool     cost_as_rate;        // FlexHeapCostAsRate (true)
+};
+
+struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i
+  double   t_stw;               // pause that ended the interval (s)
+  double   t_mut;               // time between the end of the previous pause and the start of this one (s)
+  double   conc_cpu;            // CPU time of G1 concurrent threads (marking, refinement, service) in the interval (s)
+  unsigned conc_threads;        // G: number of concurrent GC threads that ran in the interval
+  unsigned cores;               // N
+  unsigned mutators;            // M
+  bool     io_available;        // false: no stall source, controller runs on GC cost alone
+  double   io_stall;            // sum of mutator stall time in the interval (s)
+  size_t   committed;           // bytes, capacity()
+  size_t   max_capacity;        // bytes, MaxHeapSize
+  size_t   min_capacity;        // bytes, MinHeapSize (-Xms)
+  size_t   region_size;         // bytes
+  size_t   used;                // heap used at the START of the pause (peak occupancy of the interval)
+  size_t   free_regions;        // after the GC
+  size_t   eden_target_regions; // G1 young_list_target_length after the GC
+  size_t   page_cache;          // S_io bytes (cgroup memory.stat file/cache, or /proc/meminfo Cached)
+};
+
+enum class FlexHeapState  { WaitGrow, WaitShrink };
+enum class FlexHeapAction { None, Grow, Shrink };
+
+struct FlexHeapDecision {
+  FlexHeapState  state;         // state after this decision
+  FlexHeapAction action;
+  size_t         bytes;         // region-aligned, already clamped to [min_capacity, max_capacity]; 0 if None
+  const char*    reason;        // static string: "warmup", or the guard, e.g. "costUp,gcBias",
+                                // "costDown,growUsed", "costDown,ioSlack"; a step of 0 bytes
+                                // turns the action into None and appends ",atMax" (grow),
+                                // ",atMin" or ",noFree" (shrink)
+  // everything the log line and JFR need:
+  double c_stw, c_conc, c_gc, c_io, c_tot;          // this interval (raw seconds)
+  double avg_gc, avg_io, avg_tot, prev_avg_tot;      // moving averages at t and t-1 (rates if cost_as_rate)
+  double rel_gc, rel_io, rel_tot;                    // relative changes between t-1 and t
+  double scale;                                      // scale used for the step: logistic (capped at 1
+                                                     // for a shrink), 1 in static mode, 0 if no step
+  bool cost_down, grow_slack, io_slack, gc_bias;     // predicate values (false during warmup)
+};
+
+class FlexHeapController {
+ public:
+  explicit FlexHeapController(const FlexHeapConfig& cfg);
+
+  // One decision per interval, at the end of its pause.
+  FlexHeapDecision decide(const FlexHeapSample& s);
+  // The glue reports what it actually applied (expand can fail or be clamped),
+  // after decide() of the same interval; this sets S_used_before_grow/S_grow or
+  // S_io_before_shrink/S_shrink for the slack predicates, and puts the FSM in
+  // WaitGrow/WaitShrink (a no-op unless the glue overrode the decision).
+  // 0 bytes records nothing: the next costDown acts again.
+  void record_applied(FlexHeapAction action, size_t applied_bytes, const FlexHeapSample& s);
+
+  FlexHeapState state() const { return _state; }
+  const FlexHeapConfig& config() const { return _cfg; }  // after clamping
+  static const char* state_name(FlexHeapState s);
+  static const char* action_name(FlexHeapAction a);
+
+ private:
+  FlexHeapConfig       _cfg;
+  FlexHeapCostHistory  _history;
+  FlexHeapState        _state;
+  bool                 _has_prev;            // an average at t-1 exists
+  FlexHeapCostAverages _prev;
+  bool                 _has_grow;            // a grow step is recorded
+  size_t               _used_before_grow;
+  size_t               _grow_bytes;
+  bool                 _has_shrink;          // a shrink step is recorded
+  size_t               _page_cache_before_shrink;
+  size_t               _shrink_bytes;
+};
+
+#endif // SHARE_GC_G1_FLEXHEAP_FLEXHEAPCONTROLLER_HPP

@@ -1,0 +1,109 @@
+// Part of FlexHeap: proactive GC during mutator I/O stalls (paper 4.4, end).
+#include "gc/g1/flexheap/g1FlexHeap.hpp"
+#include "gc/g1/flexheap/g1FlexHeapProactiveGCTask.hpp"
+#include "gc/g1/g1CollectedHeap.inline.hpp"
+#include "gc/g1/g1GCCounters.hpp"
+#include "gc/shared/gcCause.hpp"
+#include "gc/shared/suspendibleThreadSet.hpp"
+#include "logging/log.hpp"
+#include "gc/shared/gc_globals.hpp"
+#include "runtime/globals.hpp"
+#include "runtime/javaThread.inline.hpp"
+#include "runtime/os.hpp"
+#include "runtime/thread.inline.hpp"
+#include "runtime/threadSMR.hpp"
+#include "services/threadService.hpp"
+
+G1FlexHeapProactiveGCTask::G1FlexHeapProactiveGCTask() :
+  G1ServiceTask("FlexHeap Proactive GC Task"),
+  _window_count(0), _window_next(0), _last_ns(0), _last_allocated(0),
+  _last_stall_ns(0), _streak(0), _primed(false) { }
+
+jlong G1FlexHeapProactiveGCTask::total_allocated_bytes() {
+  jlong total = ThreadService::exited_allocated_bytes();
+  for (JavaThreadIteratorWithHandle jtiwh; JavaThread* t = jtiwh.next(); ) {
+    total += t->cooked_allocated_bytes();
+  }
+  return total;
+}
+
+double G1FlexHeapProactiveGCTask::window_average() const {
+  double sum = 0.0;
+  for (uint i = 0; i < _window_count; i++) {
+    sum += _window[i];
+  }
+  return _window_count > 0 ? sum / _window_count : 0.0;
+}
+
+void G1FlexHeapProactiveGCTask::push_rate(double rate) {
+  uint size = MIN2(FlexHeapProactiveAllocWindow, MaxWindow);
+  if (_window_count > size) {   // the manageable window shrank
+    _window_count = size;
+    _window_next = 0;
+  }
+  _window[_window_next] = rate;
+  _window_next = (_window_next + 1) % size;
+  _window_count = MIN2(_window_count + 1, size);
+}
+
+void G1FlexHeapProactiveGCTask::request_gc(double rate, double avg, double stall_ratio) {
+  G1CollectedHeap* g1h = G1CollectedHeap::heap();
+  G1GCCounters counters;
+  {
+    // Block GC safepoints while taking the snapshot: a GC after it cancels
+    // our request inside try_collect, so we never pile onto a running GC.
+    SuspendibleThreadSetJoiner sts;
+    counters = G1GCCounters(g1h);
+  }
+  log_info(gc, flexheap)("proactive GC: allocation %.1fMB/s below half of recent %.1fMB/s for %u intervals, "
+                         "mutator I/O stall %.0f%% of the interval",
+                         rate / M, avg / M, _streak, stall_ratio * 100.0);
+  if (!g1h->try_collect(GCCause::_g1_flexheap_proactive_collection, counters)) {
+    log_debug(gc, flexheap)("proactive GC request denied (a GC ran meanwhile)");
+  }
+}
+
+void G1FlexHeapProactiveGCTask::execute() {
+  if (FlexHeapProactiveGCInterval == 0) {   // manageable: check again later
+    _primed = false;
+    schedule(1000);
+    return;
+  }
+  const jlong now = os::javaTimeNanos();
+  const jlong allocated = total_allocated_bytes();
+  const uint64_t stall = G1FlexHeap::total_stall_ns();
+  if (_primed && now > _last_ns) {
+    double dt = (double)(now - _last_ns) / NANOSECS_PER_SEC;
+    double rate = (double)MAX2(allocated - _last_allocated, (jlong)0) / dt;
+    double stall_ratio = (double)(stall - MIN2(_last_stall_ns, stall)) / NANOSECS_PER_SEC / dt;
+    double avg = window_average();
+    bool low = _window_count > 0 && rate < 0.5 * avg;
+    bool stalled = stall_ratio * 100.0 >= (double)FlexHeapProactiveStallPercent;
+    if (low) {
+      // Keep the reference rate of the busy phase: low samples do not enter
+      // the window, so a long stall does not decay it.
+      _streak = stalled ? _streak + 1 : 0;
+    } else {
+      push_rate(rate);
+      _streak = 0;
+    }
+    log_debug(gc, flexheap)("proactive check: rate=%.1fMB/s avg=%.1fMB/s low=%d stall=%.0f%% streak=%u",
+                            rate / M, avg / M, low, stall_ratio * 100.0, _streak);
+    if (_streak >= FlexHeapProactiveLowIntervals) {
+      G1CollectedHeap* g1h = G1CollectedHeap::heap();
+      if ((double)g1h->time_since_last_collection().seconds() < dt) {
+        // A GC ran in this interval: FlexHeap already had its decision point.
+        log_debug(gc, flexheap)("proactive GC skipped: a GC ran %.3fs ago",
+                                g1h->time_since_last_collection().seconds());
+      } else {
+        request_gc(rate, avg, stall_ratio);
+      }
+      _streak = 0;
+    }
+  }
+  _last_ns = now;
+  _last_allocated = allocated;
+  _last_stall_ns = stall;
+  _primed = true;
+  schedule((jlong)FlexHeapProactiveGCInterval);
+}

@@ -1,0 +1,71 @@
+// This file is part of FlexHeap: micro-benchmark of FlexHeapController::decide() (not a test).
+#include "gc/g1/flexheap/flexHeapController.hpp"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static double now_ns() {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+// A pseudo-random walk of costs and heap sizes, so every branch of the FSM runs.
+static double run(unsigned history, bool as_rate, long calls, unsigned long* checksum) {
+  const size_t mib = 1024 * 1024;
+  FlexHeapConfig cfg = { history, 0.2, 2.0, 20.0, 0, as_rate };
+  FlexHeapController c(cfg);
+  enum { NumSamples = 1024 };
+  static FlexHeapSample samples[NumSamples];
+  unsigned seed = 12345;
+  for (int i = 0; i < NumSamples; i++) {
+    FlexHeapSample s = FlexHeapSample();
+    seed = seed * 1103515245u + 12345u;
+    s.t_stw = 0.001 + (seed % 1000) * 1e-5;
+    s.t_mut = 0.1 + (seed % 777) * 1e-3;
+    s.conc_cpu = (seed % 300) * 1e-3;
+    s.conc_threads = 1 + seed % 4;
+    s.cores = 8;
+    s.mutators = 1 + (seed >> 8) % 16;
+    s.io_available = true;
+    s.io_stall = ((seed >> 4) % 500) * 1e-3;
+    s.committed = (256 + (seed >> 12) % 512) * mib;
+    s.max_capacity = 1024 * mib;
+    s.min_capacity = 64 * mib;
+    s.region_size = mib;
+    s.used = s.committed - (seed >> 6) % 64 * mib;
+    s.free_regions = (seed >> 10) % 200;
+    s.eden_target_regions = 50;
+    s.page_cache = (1000 + (seed >> 3) % 1000) * mib;
+    samples[i] = s;
+  }
+  unsigned long sum = 0;
+  double start = now_ns();
+  for (long i = 0; i < calls; i++) {
+    const FlexHeapSample& s = samples[i & (NumSamples - 1)];
+    FlexHeapDecision d = c.decide(s);
+    if (d.action != FlexHeapAction::None) {
+      c.record_applied(d.action, d.bytes, s);
+    }
+    sum += d.bytes + (unsigned long)d.state;
+  }
+  double elapsed = now_ns() - start;
+  *checksum += sum;
+  return elapsed / calls;
+}
+
+int main(int argc, char** argv) {
+  long calls = argc > 1 ? atol(argv[1]) : 1000000;
+  unsigned long checksum = 0;
+  const unsigned histories[] = { 10, 100 };
+  for (unsigned h : histories) {
+    for (int rate = 1; rate >= 0; rate--) {
+      double ns = run(h, rate != 0, calls, &checksum);
+      printf("decide(): %.1f ns/call over %ld calls (history %u, %s)\n",
+             ns, calls, h, rate ? "rates" : "per-interval means");
+    }
+  }
+  printf("(checksum %lu)\n", checksum);
+  return 0;
+}
