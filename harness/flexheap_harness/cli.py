@@ -170,8 +170,9 @@ def cmd_run(args: argparse.Namespace, program: list[str] | None) -> int:
 
 def _compare_and_report(args: argparse.Namespace, policies: list[str], reps: int, baseline: str,
                         program: list[str] | None, command: str, plots_wanted: bool = True) -> dict[str, Any]:
-    for p in policies:
-        parse_policy(p)
+    # Canonical names ('static:1g' -> 'static:1024m') so the baseline matches run summaries.
+    policies = [parse_policy(p).name for p in policies]
+    baseline = parse_policy(baseline).name
     make = make_config_factory(args, program)
     out = args.out or _default_out(command)
     agg = run_comparison(policies, reps, make, out, baseline)
@@ -189,7 +190,8 @@ def _compare_and_report(args: argparse.Namespace, policies: list[str], reps: int
 
 def cmd_compare(args: argparse.Namespace, program: list[str] | None) -> int:
     policies = [p.strip() for p in args.policies.split(",") if p.strip()]
-    baseline = args.baseline if args.baseline in policies else policies[0]
+    canonical = [parse_policy(p).name for p in policies]
+    baseline = args.baseline if parse_policy(args.baseline).name in canonical else policies[0]
     agg = _compare_and_report(args, policies, args.reps, baseline, program, "compare", not args.no_plots)
     return 0 if all(agg["ok_runs"].values()) else 1
 
@@ -263,6 +265,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not program:
             program = None
     args = build_parser().parse_args(argv)
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(line_buffering=True)  # progress shows live when piped to a file
     signal.signal(signal.SIGTERM, _sigterm)
     # Ctrl-C must tear runs down even if our parent started us with SIGINT ignored.
     signal.signal(signal.SIGINT, signal.default_int_handler)

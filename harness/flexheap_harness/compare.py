@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from .runner import RunConfig, run_once
+from .runner import RunConfig, run_once, say
 from .sizes import format_size
 from .stats import aggregate, interleave, metric_info
 
@@ -29,7 +29,7 @@ def run_comparison(
     make_config: Callable[[str, int, Path], RunConfig],
     out_dir: Path,
     baseline: str,
-    log: Callable[[str], None] = print,
+    log: Callable[[str], None] = say,
 ) -> dict[str, Any]:
     out_dir.mkdir(parents=True, exist_ok=True)
     order = interleave(policies, reps)

@@ -155,6 +155,7 @@ def run_demo(args: argparse.Namespace) -> int:
                         ("no_drop_caches", False), ("sample_interval", 1.0), ("out", out)):
         setattr(args, name, value)
     baseline = args.baseline if args.baseline in policies else policies[0]
+    print(f"   baseline {baseline}", flush=True)
     agg = _compare_and_report(args, policies, args.reps, baseline, None, "demo")
 
     _step(5, "done")

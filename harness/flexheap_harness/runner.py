@@ -117,7 +117,12 @@ def _next_cgroup_name() -> str:
     return f"flexheap-run-{os.getpid()}-{_run_seq}"
 
 
-def run_once(cfg: RunConfig, log: Callable[[str], None] = print, support: CgroupSupport | None = None) -> dict[str, Any]:
+def say(msg: str) -> None:
+    """Progress output; flushed so it shows up live when piped to a file."""
+    print(msg, flush=True)
+
+
+def run_once(cfg: RunConfig, log: Callable[[str], None] = say, support: CgroupSupport | None = None) -> dict[str, Any]:
     """Runs one JVM under cfg and returns (and writes) its summary. Never raises for a failed
     JVM; KeyboardInterrupt propagates after cleanup."""
     rd = cfg.run_dir

@@ -36,7 +36,7 @@ static int debug_print(enum libbpf_print_level level, const char *fmt,
 {
 	if (level == LIBBPF_DEBUG)
 		return 0;
-	fprintf(stderr, "iostall: libbpf: ");
+	fprintf(stderr, "iostall: ");
 	return vfprintf(stderr, fmt, ap);
 }
 

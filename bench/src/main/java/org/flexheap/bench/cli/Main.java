@@ -29,6 +29,7 @@ public final class Main {
                            [--batch-rate R] [--batch-size B] [--cold]
                            NAME: H50 M50 L50 H500k M500k M1 M2 M3 M4 ingest
               characterize --index DIR [--scale F] [--clients C] [--seed S] [--out FILE.json] [--warm]
+                           [--footprint-samples N]
               info
             """;
 
@@ -115,11 +116,12 @@ public final class Main {
         Scale scale = scale(a);
         long seed = a.longValue("seed", RunOptions.DEFAULT_SEED);
         boolean warm = a.flag("warm");
+        int samples = a.intValue("footprint-samples", Characterize.DEFAULT_FOOTPRINT_SAMPLES);
         String outFile = a.string("out", null);
         a.rejectUnused();
         Map<String, Object> result;
         try {
-            result = Characterize.run(index, scale, seed, !warm);
+            result = Characterize.run(index, scale, seed, !warm, samples);
             System.err.println();
             System.err.print(result.get("table"));
         } catch (Throwable e) {

@@ -15,7 +15,7 @@ import org.flexheap.bench.index.IndexSchema;
  * track_total_hits=true), so a frequent term reads its whole postings list: this is
  * what makes high-frequency queries I/O heavy. Small queries then load the stored
  * payload of their hits (a result page); large ones keep up to 500,000 hits on the
- * heap (a priority queue of ScoreDocs per query) and load nothing.
+ * heap in a pre-allocated queue (see {@link PrefilledTopScoreCollector}) and load nothing.
  */
 public final class QueryExecutor {
 
@@ -26,7 +26,11 @@ public final class QueryExecutor {
 
     public static Result run(IndexSearcher searcher, String term, int topN) throws IOException {
         TermQuery q = new TermQuery(new Term(IndexSchema.BODY, term));
-        TopDocs top = searcher.search(q, new TopScoreDocCollectorManager(topN, Integer.MAX_VALUE));
+        // Like IndexSearcher.search(query, n): never ask for more hits than documents.
+        int n = Math.max(1, Math.min(topN, searcher.getIndexReader().maxDoc()));
+        TopDocs top = topN <= QueryKind.PAGE
+                ? searcher.search(q, new TopScoreDocCollectorManager(n, Integer.MAX_VALUE))
+                : searcher.search(q, PrefilledTopScoreCollector.manager(n));
         long loaded = 0;
         if (topN <= QueryKind.PAGE) {
             StoredFields fields = searcher.storedFields();

@@ -2,6 +2,7 @@ package org.flexheap.bench.workload;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,8 +12,9 @@ import org.flexheap.bench.util.PageCache;
 
 /**
  * Table 2 measured here: each query class alone, with its queries, GC overhead
- * (pause time / wall time) and storage read per query. With {@code cold}, each
- * class starts with the index evicted from the page cache, so reads are real.
+ * (pause time / wall time) and storage read per query over the timed run (each class
+ * starts with the index evicted from the page cache when {@code cold}), plus the
+ * cold read of single queries (see {@link ColdFootprint}).
  */
 public final class Characterize {
     /** Table 2 of the paper: GC overhead % and I/O per query (MB). */
@@ -25,7 +27,10 @@ public final class Characterize {
 
     private Characterize() {}
 
-    public static Map<String, Object> run(Path indexDir, Scale scale, long seed, boolean cold) throws Exception {
+    public static final int DEFAULT_FOOTPRINT_SAMPLES = 20;
+
+    public static Map<String, Object> run(Path indexDir, Scale scale, long seed, boolean cold, int footprintSamples)
+            throws Exception {
         Map<String, Object> manifest = SearchContext.requireManifest(indexDir);
         QueryClasses classes;
         try (SearchContext ctx = SearchContext.open(indexDir)) {
@@ -37,9 +42,19 @@ public final class Characterize {
                 int n = PageCache.evict(indexDir);
                 if (n < 0) System.err.println("[characterize] page-cache eviction unavailable; reads may be warm");
             }
+            PhaseResult row;
             try (SearchContext ctx = SearchContext.reopen(indexDir, manifest, classes)) {
-                rows.add(SequentialPhase.run(ctx, k, scale.queries(k), scale.clients(), seed + k.ordinal()));
+                row = SequentialPhase.run(ctx, k, scale.queries(k), scale.clients(), seed + k.ordinal());
             }
+            if (footprintSamples > 0) {
+                long[] f = ColdFootprint.measure(indexDir, manifest, classes, k, footprintSamples, seed + k.ordinal());
+                if (f.length > 0) {
+                    row.put("cold_read_per_query_median_bytes", f[f.length / 2]);
+                    row.put("cold_read_per_query_mean_bytes", Arrays.stream(f).average().orElse(0));
+                    row.put("cold_samples", f.length);
+                }
+            }
+            rows.add(row);
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("workload", "characterize");
@@ -58,17 +73,19 @@ public final class Characterize {
 
     static String table(List<PhaseResult> rows) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format("%-6s %9s %9s %9s %11s %13s | %10s %12s%n", "class", "queries", "qps", "GC %",
-                "read/q MB", "hits/q", "paper GC %", "paper MB/q"));
+        sb.append(String.format("%-6s %9s %9s %9s %11s %12s %10s | %10s %12s%n", "class", "queries", "qps", "GC %",
+                "read/q MB", "cold/q MB", "hits/q", "paper GC %", "paper MB/q"));
         for (PhaseResult r : rows) {
             QueryKind k = QueryKind.parse(r.name());
             double[] p = PAPER.get(k);
             long q = r.queries();
             long rb = ((Number) r.get("read_bytes")).longValue();
-            sb.append(String.format("%-6s %9d %9.1f %9.2f %11s %13.0f | %10.1f %12.0f%n", k.name(), q,
+            Object cold = r.get("cold_read_per_query_mean_bytes");
+            sb.append(String.format("%-6s %9d %9.1f %9.2f %11s %12s %10.0f | %10.1f %12.0f%n", k.name(), q,
                     ((Number) r.get("throughput_qps")).doubleValue(),
                     ((Number) r.get("gc_overhead_pct")).doubleValue(),
                     rb < 0 ? "n/a" : String.format("%.2f", rb / 1048576.0 / Math.max(1, q)),
+                    cold == null ? "n/a" : String.format("%.2f", ((Number) cold).doubleValue() / 1048576.0),
                     ((Number) r.get("hits_returned")).doubleValue() / Math.max(1, q), p[0], p[1]));
         }
         return sb.toString();

@@ -19,11 +19,11 @@ import org.apache.lucene.search.SearcherFactory;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.store.Directory;
-import org.apache.lucene.store.FSDirectory;
 import org.flexheap.bench.corpus.DocumentStream;
 import org.flexheap.bench.corpus.TextCorpus;
 import org.flexheap.bench.corpus.ZipfDocuments;
 import org.flexheap.bench.corpus.ZipfVocabulary;
+import org.flexheap.bench.index.IndexDirectories;
 import org.flexheap.bench.index.IndexSchema;
 import org.flexheap.bench.index.Manifest;
 import org.flexheap.bench.query.QueryClasses;
@@ -63,7 +63,7 @@ final class IngestWorkload {
                 .setOpenMode(IndexWriterConfig.OpenMode.APPEND)
                 .setIndexDeletionPolicy(keeper)
                 .setRAMBufferSizeMB(cfg.ramBufferMb());
-        try (Directory dir = FSDirectory.open(indexDir)) {
+        try (Directory dir = IndexDirectories.openForSearch(indexDir)) {
             try (IndexWriter writer = new IndexWriter(dir, iwc);
                  DocumentStream docs = newDocs(manifest, baseDocs, docsToAdd)) {
                 SearcherManager mgr = new SearcherManager(writer, new UncachedSearchers());

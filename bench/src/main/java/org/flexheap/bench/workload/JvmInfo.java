@@ -19,6 +19,7 @@ public final class JvmInfo {
         m.put("processors", rt.availableProcessors());
         m.put("gcs", ManagementFactory.getGarbageCollectorMXBeans().stream()
                 .map(GarbageCollectorMXBean::getName).toList());
+        m.put("read_advice", org.flexheap.bench.index.IndexDirectories.mode());
         m.put("input_arguments", ManagementFactory.getRuntimeMXBean().getInputArguments());
         return m;
     }

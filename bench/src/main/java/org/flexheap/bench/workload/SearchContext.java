@@ -7,6 +7,7 @@ import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
+import org.flexheap.bench.index.IndexDirectories;
 import org.flexheap.bench.index.Manifest;
 import org.flexheap.bench.query.QueryClasses;
 
@@ -22,7 +23,7 @@ public final class SearchContext implements AutoCloseable {
     private SearchContext(Path indexDir, Map<String, Object> manifest, QueryClasses classes) throws IOException {
         this.indexDir = indexDir;
         this.manifest = manifest;
-        this.dir = FSDirectory.open(indexDir); // MMapDirectory on 64-bit Linux
+        this.dir = IndexDirectories.openForSearch(indexDir);
         this.reader = DirectoryReader.open(dir);
         if (reader.maxDoc() != Manifest.docs(manifest)) {
             close();

@@ -1,0 +1,43 @@
+"""CLI wiring: help, '--' program split, sweep grids."""
+
+import argparse
+
+import pytest
+
+from flexheap_harness.cli import build_parser, main, sweep_sizes
+
+
+@pytest.mark.parametrize("cmd", [[], ["run"], ["compare"], ["sweep"], ["plot"], ["demo"]])
+def test_help(cmd, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(cmd + ["--help"])
+    assert e.value.code == 0
+    assert "usage: flexheap-bench" in capsys.readouterr().out
+
+
+def test_compare_defaults():
+    a = build_parser().parse_args(["compare", "--budget", "0.5x", "--index", "/x"])
+    assert a.policies == "g1-90,g1-50,vg1,flexheap" and a.baseline == "g1-90" and a.reps == 3
+
+
+def test_demo_defaults_are_parameters():
+    a = build_parser().parse_args(["demo", "--budget", "0.6x", "--scale", "0.1", "--reps", "2",
+                                   "--device", "sata", "--policies", "g1-90,flexheap"])
+    assert (a.budget, a.scale, a.reps, a.device, a.policies) == ("0.6x", 0.1, 2, "sata", "g1-90,flexheap")
+
+
+def test_sweep_grid_from_fractions_and_sizes():
+    ns = argparse.Namespace(sizes=None, fractions="0.25,0.5")
+    assert sweep_sizes(ns, 1 << 30) == ["static:256m", "static:512m"]
+    ns = argparse.Namespace(sizes="256m, 1g", fractions=None)
+    assert sweep_sizes(ns, None) == ["static:256m", "static:1g"]
+
+
+def test_bad_policy_is_a_clear_error(capsys):
+    assert main(["run", "--policy", "zgc", "--", "-version"]) == 2
+    assert "unknown policy" in capsys.readouterr().err
+
+
+def test_plot_rejects_non_run_folder(tmp_path, capsys):
+    assert main(["plot", str(tmp_path)]) == 2
+    assert "no summary.json" in capsys.readouterr().err
