@@ -2,6 +2,8 @@
 #include "gc/g1/flexheap/g1FlexHeap.hpp"
 #include "gc/g1/flexheap/g1FlexHeapProactiveGCTask.hpp"
 #include "gc/g1/g1CollectedHeap.inline.hpp"
+#include "gc/g1/g1ConcurrentMark.inline.hpp"
+#include "gc/g1/g1ConcurrentMarkThread.inline.hpp"
 #include "gc/g1/g1GCCounters.hpp"
 #include "gc/shared/gcCause.hpp"
 #include "gc/shared/suspendibleThreadSet.hpp"
@@ -91,7 +93,10 @@ void G1FlexHeapProactiveGCTask::execute() {
                             rate / M, avg / M, low, stall_ratio * 100.0, _streak);
     if (_streak >= FlexHeapProactiveLowIntervals) {
       G1CollectedHeap* g1h = G1CollectedHeap::heap();
-      if ((double)g1h->time_since_last_collection().seconds() < dt) {
+      if (g1h->concurrent_mark()->cm_thread()->in_progress()) {
+        // Its Remark pause is the next decision point.
+        log_debug(gc, flexheap)("proactive GC skipped: a concurrent cycle is in progress");
+      } else if ((double)g1h->time_since_last_collection().seconds() < dt) {
         // A GC ran in this interval: FlexHeap already had its decision point.
         log_debug(gc, flexheap)("proactive GC skipped: a GC ran %.3fs ago",
                                 g1h->time_since_last_collection().seconds());

@@ -8,7 +8,9 @@
 // FlexHeap's next decision, can be far away. Every FlexHeapProactiveGCInterval
 // this task samples the allocation rate and the mutator stall time; after
 // FlexHeapProactiveLowIntervals consecutive intervals whose rate fell below
-// half the recent average while stalls were high, it requests a young GC.
+// half the recent average while stalls were high, it requests a concurrent
+// cycle: its concurrent-start pause and its Remark are decision points, and
+// marking lets Remark free the old regions an idle phase leaves behind.
 class G1FlexHeapProactiveGCTask : public G1ServiceTask {
   static const uint MaxWindow = 100;
   double _window[MaxWindow];   // recent busy-interval allocation rates (bytes/s)
