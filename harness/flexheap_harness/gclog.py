@@ -78,7 +78,8 @@ class GcLog:
         full = [p for p in self.pauses if p.is_full]
         actions: dict[str, int] = {}
         for d in self.decisions:
-            actions[d.action] = actions.get(d.action, 0) + 1
+            key = d.action.lower()
+            actions[key] = actions.get(key, 0) + 1
         return {
             "gc_pauses": len(self.pauses),
             "gc_young": len(young),

@@ -79,11 +79,17 @@ def _timeline_panel(ax: plt.Axes, run: dict[str, Any], show_legend: bool) -> Non
     phases = s.get("phases", [])
     if phases and phases[-1].get("end_t") is not None:
         ax.axvline(phases[-1]["end_t"], color="k", lw=0.7, alpha=0.5, ls="--")
+    # Short phases would print their names on top of each other: stagger close labels.
+    span = max((float(r["t"]) for r in samples if r.get("t") is not None), default=1.0) or 1.0
+    last_x, row = None, 0
     for p in phases:
         if p.get("start_t") is not None:
-            ax.axvline(p["start_t"], color="k", lw=0.7, alpha=0.5)
-            ax.annotate(p["name"], (p["start_t"], 1.0), xycoords=("data", "axes fraction"),
-                        xytext=(2, -10), textcoords="offset points", fontsize=8, rotation=0, va="top")
+            x = p["start_t"]
+            row = row + 1 if last_x is not None and x - last_x < 0.06 * span else 0
+            last_x = x
+            ax.axvline(x, color="k", lw=0.7, alpha=0.5)
+            ax.annotate(p["name"], (x, 1.0), xycoords=("data", "axes fraction"),
+                        xytext=(2, -10 - 11 * (row % 4)), textcoords="offset points", fontsize=8, va="top")
     status = "" if s.get("ok") else "  [FAILED]"
     ax.set_title(f"{s.get('label', s.get('policy'))}: total {s.get('total_s', 0):.1f} s, "
                  f"GC {s.get('gc_time_ms', 0):.0f} ms{status}", fontsize=10, loc="left")
