@@ -180,14 +180,15 @@ public final class Main {
                 BuildParams.DEFAULT_TAIL_EXPONENT, BuildParams.DEFAULT_STOP_WORDS);
         out.printf("  vocabulary shape: top 1%% of words = %.1f%% of occurrences, bottom 91%% = %.2f%% (paper Fig. 6: 80%%, 1%%)%n",
                 100 * v.topShare(0.01), 100 * v.bottomShare(0.91));
-        out.printf("  run: scale=%s seed=%d batch-rate=%s batches/s batch-size=<large clients>%n",
-                Scale.DEFAULT_FACTOR, RunOptions.DEFAULT_SEED, RunOptions.DEFAULT_BATCH_RATE);
+        out.printf("  run: scale=%s seed=%d batch-rate=%s batches/s batch-size=%d x <large clients>%n",
+                Scale.DEFAULT_FACTOR, RunOptions.DEFAULT_SEED, RunOptions.DEFAULT_BATCH_RATE,
+                RunOptions.BATCHES_PER_CLIENT);
         out.println();
         out.println("workloads:");
         for (Workload w : Workload.values()) out.printf("  %-6s %s%n", w.name(), w.describe());
         out.println();
         out.println("scale table (paper = F 1; counts round, with at least 2 clients and 1 query):");
-        double[] factors = {1.0, 0.25, 0.1, Scale.DEFAULT_FACTOR, 0.02, 0.01};
+        double[] factors = {1.0, 0.25, Scale.DEFAULT_FACTOR, 0.05, 0.02, 0.01};
         out.printf("  %-28s", "F");
         for (double f : factors) out.printf("%10s", f == Scale.DEFAULT_FACTOR ? f + "*" : String.valueOf(f));
         out.println();

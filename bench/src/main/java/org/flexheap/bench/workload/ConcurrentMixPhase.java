@@ -36,7 +36,7 @@ final class ConcurrentMixPhase {
             for (String t : ctx.classes.sample(k.frequency, scale.queries(k), seed + k.ordinal())) large.add(new Task(k, t));
         }
         Collections.shuffle(large, new Random(seed)); // H500k and M500k interleave within batches
-        int batchSize = cfg.batchSize() > 0 ? cfg.batchSize() : scale.largeClients();
+        int batchSize = cfg.batchSize() > 0 ? cfg.batchSize() : RunOptions.BATCHES_PER_CLIENT * scale.largeClients();
         int batches = (large.size() + batchSize - 1) / batchSize;
         double[] arrivals = PoissonArrivals.times(batches, cfg.batchRate(), seed * 31 + 7);
 

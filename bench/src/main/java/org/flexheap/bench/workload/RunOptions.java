@@ -1,12 +1,15 @@
 package org.flexheap.bench.workload;
 
 /**
- * Tunables of `run` beyond the scale. The default batch rate makes the large-query
- * stream of M3/M4 last about as long as the small stream at the default scale here.
+ * Tunables of `run` beyond the scale. Large queries of M3/M4 arrive in batches of
+ * {@code batchSize} (0 = 4 per large-query client, so bursts queue up) at a Poisson
+ * rate of {@code batchRate} per second; the defaults spread the large stream over
+ * about a minute at the default scale, the order of the small stream's length here.
  */
 public record RunOptions(long seed, double batchRate, int batchSize, boolean cold) {
     public static final long DEFAULT_SEED = 1;
-    public static final double DEFAULT_BATCH_RATE = 0.5;
+    public static final double DEFAULT_BATCH_RATE = 1.5;
+    public static final int BATCHES_PER_CLIENT = 4;
 
     public static RunOptions defaults() { return new RunOptions(DEFAULT_SEED, DEFAULT_BATCH_RATE, 0, false); }
 }

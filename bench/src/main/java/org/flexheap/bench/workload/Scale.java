@@ -10,7 +10,7 @@ import org.flexheap.bench.query.QueryKind;
  * the nearest integer with a floor (2 clients, 1 query) so every phase still runs.
  */
 public record Scale(double factor, Integer clientOverride) {
-    public static final double DEFAULT_FACTOR = 0.05;
+    public static final double DEFAULT_FACTOR = 0.125; // 1/8: 32 -> 4 clients, 16+16 -> 2+2
     public static final int PAPER_CLIENTS = 32;
     /** Ingest workload (ours, not in the paper's Lucene table): documents added at F = 1. */
     public static final long PAPER_EQUIV_INGEST_DOCS = 4_000_000;

@@ -73,7 +73,8 @@ class WorkloadMixTest {
             }
             assertEquals(total, num(p, "queries"));
             long largeQueries = SCALE.queries(QueryKind.M500k) + SCALE.queries(QueryKind.H500k);
-            assertEquals((largeQueries + 1) / 2, num(p, "batches"), "batch size = large clients");
+            int batchSize = RunOptions.BATCHES_PER_CLIENT * 2;
+            assertEquals((largeQueries + batchSize - 1) / batchSize, num(p, "batches"), "batch size = 4 x large clients");
         }
     }
 
