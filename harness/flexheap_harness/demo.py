@@ -25,11 +25,11 @@ DEFAULT_INDEX = Path.home() / ".cache" / "flexheap" / "index-demo"
 
 
 def add_demo_arguments(d: argparse.ArgumentParser) -> None:
-    d.add_argument("--budget", default="0.55x",
-                   help="DRAM budget, size or multiple of the index size (default 0.55x: below the index, "
+    d.add_argument("--budget", default="0.6x",
+                   help="DRAM budget, size or multiple of the index size (default 0.6x: below the index, "
                         "so heap and page cache compete)")
-    d.add_argument("--scale", type=float, default=0.2, help="workload --scale (default 0.2)")
-    d.add_argument("--reps", type=int, default=1, help="repetitions per policy (default 1)")
+    d.add_argument("--scale", type=float, default=0.1, help="workload --scale (default 0.1)")
+    d.add_argument("--reps", type=int, default=2, help="repetitions per policy (default 2)")
     d.add_argument("--device", default="nvme", help="device profile (default nvme)")
     d.add_argument("--policies", default="g1-90,g1-50,vg1,flexheap", help="comma list (default all four)")
     d.add_argument("--baseline", default="g1-90", help="ratio baseline (default g1-90)")
@@ -37,7 +37,7 @@ def add_demo_arguments(d: argparse.ArgumentParser) -> None:
     d.add_argument("--clients", type=int, help="bench --clients")
     d.add_argument("--seed", type=int, default=42, help="workload and index seed (default 42)")
     d.add_argument("--index", type=Path, default=DEFAULT_INDEX, help=f"index folder (default {DEFAULT_INDEX})")
-    d.add_argument("--index-size-mb", type=int, default=1200, help="demo index size in MB (default 1200)")
+    d.add_argument("--index-size-mb", type=int, default=2048, help="demo index size in MB (default 2048)")
     d.add_argument("--timeout", type=float, default=900, help="per-run timeout in s (default 900)")
     d.add_argument("--jdk", help="use this JDK instead of building the FlexHeap JDK")
     d.add_argument("--skip-jdk-build", action="store_true",
