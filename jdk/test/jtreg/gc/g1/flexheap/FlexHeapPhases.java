@@ -4,8 +4,10 @@
  * (threads reading random blocks of a file with O_DIRECT, so every read
  * blocks on the device, while allocating almost nothing).
  *
- * Usage: FlexHeapPhases <alloc_s> <io_s> <io_threads> <file> [busy]
+ * Usage: FlexHeapPhases <alloc_s> <io_s> <io_threads> <file> [busy|buffered [file_mb]]
  *   busy: keep allocating hard during the I/O phase too.
+ *   buffered: read through the page cache instead of O_DIRECT (a file of file_mb, default 256),
+ *             so memory the heap gives back can become page cache.
  */
 import com.sun.nio.file.ExtendedOpenOption;
 import java.nio.ByteBuffer;
@@ -24,7 +26,9 @@ public class FlexHeapPhases {
         int ioThreads = Integer.parseInt(args[2]);
         Path file = Paths.get(args[3]);
         boolean busy = args.length > 4 && args[4].equals("busy");
-        ensureFile(file, 256L << 20);
+        boolean buffered = args.length > 4 && args[4].equals("buffered");
+        long fileMb = args.length > 5 ? Long.parseLong(args[5]) : 256;
+        ensureFile(file, fileMb << 20);
 
         System.out.println("PHASE alloc start");
         List<byte[]> live = allocate(allocSeconds);
@@ -37,7 +41,7 @@ public class FlexHeapPhases {
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < ioThreads; t++) {
             final int seed = t;
-            Thread th = new Thread(() -> readDirect(file, end, seed, reads), "io-reader-" + t);
+            Thread th = new Thread(() -> readBlocks(file, end, seed, reads, buffered), "io-reader-" + t);
             th.start();
             threads.add(th);
         }
@@ -63,8 +67,9 @@ public class FlexHeapPhases {
         return live;
     }
 
-    static void readDirect(Path file, long end, int seed, AtomicLong reads) {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, ExtendedOpenOption.DIRECT)) {
+    static void readBlocks(Path file, long end, int seed, AtomicLong reads, boolean buffered) {
+        try (FileChannel ch = buffered ? FileChannel.open(file, StandardOpenOption.READ)
+                                       : FileChannel.open(file, StandardOpenOption.READ, ExtendedOpenOption.DIRECT)) {
             ByteBuffer buf = ByteBuffer.allocateDirect(BLOCK * 2).alignedSlice(BLOCK);
             buf.limit(BLOCK);
             long blocks = ch.size() / BLOCK;
