@@ -26,7 +26,6 @@ G1FlexHeapConcurrentCPU* G1FlexHeap::_conc_cpu = nullptr;
 jlong G1FlexHeap::_last_pause_end_ns = 0;
 uint64_t G1FlexHeap::_last_stall_ns = 0;
 size_t G1FlexHeap::_used_at_pause_start = 0;
-uint G1FlexHeap::_decisions = 0;
 
 void G1FlexHeap::initialize(G1CollectedHeap* g1h) {
   assert(UseFlexHeap, "only with UseFlexHeap");
@@ -77,10 +76,6 @@ void G1FlexHeap::on_java_thread_exit(JavaThread* thread) {
   if (!thread->is_hidden_from_external_view() && thread->osthread() != nullptr) {
     FlexHeapIOStall::unregister_thread((pid_t)thread->osthread()->thread_id());
   }
-}
-
-uint64_t G1FlexHeap::total_stall_ns() {
-  return FlexHeapIOStall::total_stall_ns();
 }
 
 void G1FlexHeap::record_pause_start(G1CollectedHeap* g1h) {
@@ -178,7 +173,6 @@ void G1FlexHeap::resize_at_pause_end(G1CollectedHeap* g1h, PauseKind kind, size_
     _controller->record_applied(applied_action, applied, s);
   }
 
-  _decisions++;
   _last_stall_ns = stall_now;
   _last_pause_end_ns = os::javaTimeNanos();
 

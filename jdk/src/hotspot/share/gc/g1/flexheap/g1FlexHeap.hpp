@@ -23,7 +23,6 @@ class G1FlexHeap : public AllStatic {
   static jlong _last_pause_end_ns;
   static uint64_t _last_stall_ns;
   static size_t _used_at_pause_start;
-  static uint _decisions;
 
   static const char* kind_name(PauseKind kind);
   static size_t apply_grow(G1CollectedHeap* g1h, size_t bytes, PauseKind kind);
@@ -44,9 +43,6 @@ class G1FlexHeap : public AllStatic {
   // The unified decision point (paper 4.1): end of every young, mixed, full
   // and remark pause. Replaces G1HeapSizingPolicy's expansion and shrinking.
   static void resize_at_pause_end(G1CollectedHeap* g1h, PauseKind kind, size_t allocation_word_size);
-
-  // Monotonic mutator stall ns (0 without a stall source), for the proactive GC task.
-  static uint64_t total_stall_ns();
 };
 
 #endif // SHARE_GC_G1_FLEXHEAP_G1FLEXHEAP_HPP

@@ -1,5 +1,5 @@
 // Part of FlexHeap: proactive GC during mutator I/O stalls (paper 4.4, end).
-#include "gc/g1/flexheap/g1FlexHeap.hpp"
+#include "gc/g1/flexheap/flexHeapIOStall.hpp"
 #include "gc/g1/flexheap/g1FlexHeapProactiveGCTask.hpp"
 #include "gc/g1/g1CollectedHeap.inline.hpp"
 #include "gc/g1/g1ConcurrentMark.inline.hpp"
@@ -73,7 +73,7 @@ void G1FlexHeapProactiveGCTask::execute() {
   }
   const jlong now = os::javaTimeNanos();
   const jlong allocated = total_allocated_bytes();
-  const uint64_t stall = G1FlexHeap::total_stall_ns();
+  const uint64_t stall = FlexHeapIOStall::total_stall_ns();
   if (_primed && now > _last_ns) {
     double dt = (double)(now - _last_ns) / NANOSECS_PER_SEC;
     double rate = (double)MAX2(allocated - _last_allocated, (jlong)0) / dt;
