@@ -3,14 +3,23 @@
 # libjvm.so (if given) and the iostall library (if built), regenerate the CDS
 # archives for that libjvm, and stamp the release file. Skipped when nothing
 # that goes into OUT changed.
+#
+# With a libjvm, the JFR metadata must match it too: our FlexHeapDecision
+# event renumbers JFR's type ids, so jdk.jfr's metadata.bin is regenerated
+# from the patched metadata.xml and swapped into lib/modules, and the patched
+# default/profile.jfc (which enable the event) replace the base's.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 base=$1 libjvm=$2 out=$3
 iostall="$FLEXHEAP_ROOT/build/iostall/libiostall.so"
 rev=$("$FLEXHEAP_ROOT/jdk/revision.sh")
 [ -z "$libjvm" ] || [ -f "$libjvm" ] || die "no such libjvm.so: $libjvm"
+jfr_meta="$SRC_WORK/src/hotspot/share/jfr/metadata"
+jfr_conf="$SRC_WORK/src/jdk.jfr/share/conf/jfr"
 stamp=$( { echo "$base $rev"
-           if [ -n "$libjvm" ]; then sha256sum "$libjvm"; fi
+           if [ -n "$libjvm" ]; then
+             sha256sum "$libjvm" "$jfr_meta/metadata.xml" "$jfr_conf"/*.jfc "$FLEXHEAP_ROOT/jdk/jimage-replace.py"
+           fi
            if [ -f "$iostall" ]; then sha256sum "$iostall"; fi; } | sha256sum | cut -c1-16)
 if [ "$(cat "$out/.flexheap-stamp" 2>/dev/null)" = "$stamp" ]; then
   log "FlexHeap JDK up to date: $out"; exit 0
@@ -22,6 +31,16 @@ if [ -n "$libjvm" ]; then
   rm -f "$out.tmp/lib/server/libjvm.so"; cp "$libjvm" "$out.tmp/lib/server/libjvm.so"
 fi
 [ -f "$iostall" ] && cp "$iostall" "$out.tmp/lib/libiostall.so"
+if [ -n "$libjvm" ]; then
+  "$base/bin/java" "$SRC_WORK/make/src/classes/build/tools/jfr/GenerateJfrFiles.java" --mode metadata \
+    --xml "$jfr_meta/metadata.xml" --xsd "$jfr_meta/metadata.xsd" --output "$out.tmp/metadata.bin" \
+    || die "generating JFR metadata.bin failed"
+  python3 "$FLEXHEAP_ROOT/jdk/jimage-replace.py" "$out.tmp/lib/modules" "$out.tmp/lib/modules" \
+    "/jdk.jfr/jdk/jfr/internal/types/metadata.bin=$out.tmp/metadata.bin" \
+    || die "replacing metadata.bin in lib/modules failed"
+  rm -f "$out.tmp/metadata.bin"
+  cp "$jfr_conf/default.jfc" "$jfr_conf/profile.jfc" "$out.tmp/lib/jfr/"
+fi
 # The base's CDS archives were dumped by another libjvm and would be rejected.
 rm -f "$out.tmp"/lib/server/*.jsa
 "$out.tmp/bin/java" -Xshare:dump -Xlog:cds=warning >/dev/null 2>"$out.tmp/cds-dump.log" \

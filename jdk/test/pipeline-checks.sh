@@ -2,7 +2,8 @@
 # Checks of the JDK build pipeline itself (seconds, no compiler): checksum
 # mismatches are errors, the base JDK is chosen by its release file and a
 # missing one means a full build, re-applying our sources changes nothing,
-# and no OpenJDK or Temurin file is tracked by git.
+# jimage-replace.py swaps exactly one resource of a real lib/modules, and no
+# OpenJDK or Temurin file is tracked by git.
 set -uo pipefail
 . "$(dirname "$0")/../common.sh"
 passed=0 failed=0
@@ -43,6 +44,44 @@ if [ -f "$SRC_WORK/.flexheap-work" ]; then
     "$FLEXHEAP_ROOT/jdk/apply.sh" 2>&1 >/dev/null | grep -q ", 0 files updated)"
   }
   check "re-applying our sources and patches changes nothing" reapply_is_noop
+fi
+# jimage-replace.py on the base JDK's lib/modules (skipped without a base).
+base=$("$FLEXHEAP_ROOT/jdk/find-base-jdk.sh" 2>/dev/null || true)
+if [ -n "$base" ] && [ -x "$base/bin/jimage" ]; then
+  meta=/jdk.jfr/jdk/jfr/internal/types/metadata.bin
+  head -c 4099 /dev/urandom > "$tmp/new.bin"
+  jimage_swap_one() {
+    python3 "$FLEXHEAP_ROOT/jdk/jimage-replace.py" "$base/lib/modules" "$tmp/modules" "$meta=$tmp/new.bin" &&
+    "$base/bin/jimage" extract --dir "$tmp/x" --include 'regex:.*(metadata\.bin|java/lang/Object\.class)' "$tmp/modules" &&
+    "$base/bin/jimage" extract --dir "$tmp/y" --include 'regex:.*java/lang/Object\.class' "$base/lib/modules" &&
+    cmp -s "$tmp/new.bin" "$tmp/x/jdk.jfr/jdk/jfr/internal/types/metadata.bin" &&
+    cmp -s "$tmp/x/java.base/java/lang/Object.class" "$tmp/y/java.base/java/lang/Object.class" &&
+    [ "$("$base/bin/jimage" list "$tmp/modules" | wc -l)" -eq "$("$base/bin/jimage" list "$base/lib/modules" | wc -l)" ]
+  }
+  check "jimage-replace swaps one resource and keeps all others" jimage_swap_one
+  jimage_unknown_is_error() {
+    ! python3 "$FLEXHEAP_ROOT/jdk/jimage-replace.py" "$base/lib/modules" "$tmp/m2" "/jdk.jfr/no/such.bin=$tmp/new.bin" 2>"$tmp/err" &&
+    grep -q "not in the image: /jdk.jfr/no/such.bin" "$tmp/err" && [ ! -e "$tmp/m2" ]
+  }
+  check "jimage-replace: a resource not in the image is an error" jimage_unknown_is_error
+  jimage_garbage_is_error() {
+    head -c 100 /dev/zero > "$tmp/zeros"
+    ! python3 "$FLEXHEAP_ROOT/jdk/jimage-replace.py" "$tmp/zeros" "$tmp/m3" "$meta=$tmp/new.bin" 2>"$tmp/err" &&
+    grep -q "not a jimage" "$tmp/err"
+  }
+  check "jimage-replace: a file that is no jimage is an error" jimage_garbage_is_error
+  # Our metadata.bin swap assumes the base's came from the same metadata.xml.
+  if [ -f "$SRC_WORK/.flexheap-work" ]; then
+    base_jfr_metadata_matches_source() {
+      local src; src=$("$FLEXHEAP_ROOT/jdk/fetch-source.sh" 2>/dev/null) || return 1
+      "$base/bin/java" "$src/make/src/classes/build/tools/jfr/GenerateJfrFiles.java" --mode metadata \
+        --xml "$src/src/hotspot/share/jfr/metadata/metadata.xml" \
+        --xsd "$src/src/hotspot/share/jfr/metadata/metadata.xsd" --output "$tmp/pristine.bin" &&
+      "$base/bin/jimage" extract --dir "$tmp/b" --include 'regex:.*metadata\.bin' "$base/lib/modules" &&
+      cmp -s "$tmp/pristine.bin" "$tmp/b/jdk.jfr/jdk/jfr/internal/types/metadata.bin"
+    }
+    check "base JDK's JFR metadata.bin is the pristine source's" base_jfr_metadata_matches_source
+  fi
 fi
 no_jdk_files() {
   ! git -C "$FLEXHEAP_ROOT" ls-files | grep -E '(^|/)(g1CollectedHeap\.cpp|g1_globals\.hpp|threads\.cpp|libjvm\.so|classes\.jsa|release)$|^src/hotspot/'

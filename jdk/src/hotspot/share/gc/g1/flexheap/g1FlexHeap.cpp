@@ -13,6 +13,8 @@
 #include "gc/g1/g1ServiceThread.hpp"
 #include "gc/shared/gc_globals.hpp"
 #include "gc/shared/gcId.hpp"
+#include "jfr/jfrEvents.hpp"
+#include "jvm_io.h"
 #include "logging/log.hpp"
 #include "runtime/globals_extension.hpp"
 #include "runtime/javaThread.hpp"
@@ -113,6 +115,7 @@ size_t G1FlexHeap::apply_shrink(G1CollectedHeap* g1h, size_t bytes, PauseKind ki
 
 void G1FlexHeap::resize_at_pause_end(G1CollectedHeap* g1h, PauseKind kind, size_t allocation_word_size) {
   assert_at_safepoint_on_vm_thread();
+  EventFlexHeapDecision event;  // timed: its duration is the decision's cost
   const jlong start_ns = os::javaTimeNanos();
 
   // The interval runs from the end of the previous pause to the end of this
@@ -176,12 +179,30 @@ void G1FlexHeap::resize_at_pause_end(G1CollectedHeap* g1h, PauseKind kind, size_
   _last_stall_ns = stall_now;
   _last_pause_end_ns = os::javaTimeNanos();
 
-  log_info(gc, flexheap)("GC(%u) decision state=%s action=%s bytes=%zu reason=%s%s C_gc=%.6f C_io=%.6f "
+  char reason[64];
+  jio_snprintf(reason, sizeof(reason), "%s%s", d.reason, floor_grow ? ",fullGcFloor" : "");
+  log_info(gc, flexheap)("GC(%u) decision state=%s action=%s bytes=%zu reason=%s C_gc=%.6f C_io=%.6f "
                          "C_tot_avg=%.6f committed=%zu S_io=%zu pause=%s",
                          GCId::current_or_undefined(), FlexHeapController::state_name(d.state),
                          FlexHeapController::action_name(applied_action),
-                         applied, d.reason, floor_grow ? ",fullGcFloor" : "",
-                         d.c_gc, d.c_io, d.avg_tot, g1h->capacity(), s.page_cache, kind_name(kind));
+                         applied, reason, d.c_gc, d.c_io, d.avg_tot, g1h->capacity(), s.page_cache,
+                         kind_name(kind));
+  if (event.should_commit()) {
+    event.set_gcId(GCId::current_or_undefined());
+    event.set_pause(kind_name(kind));
+    event.set_state(FlexHeapController::state_name(d.state));
+    event.set_action(FlexHeapController::action_name(applied_action));
+    event.set_reason(reason);
+    event.set_requested(request);
+    event.set_applied(applied);
+    event.set_gcCost(d.c_gc);
+    event.set_ioCost(d.c_io);
+    event.set_totalCostAverage(d.avg_tot);
+    event.set_committed(g1h->capacity());
+    event.set_pageCache(s.page_cache);
+    event.set_ioStallAvailable(s.io_available);
+    event.commit();
+  }
   log_debug(gc, flexheap)("GC(%u) inputs T_stw=%.6f T_mut=%.6f conc_cpu=%.6f G=%u N=%u M=%u stall=%.6f io=%s "
                           "used=%zu free_regions=%zu eden_target=%zu committed=%zu max=%zu min=%zu",
                           GCId::current_or_undefined(), s.t_stw, s.t_mut, s.conc_cpu, s.conc_threads, s.cores, s.mutators,
