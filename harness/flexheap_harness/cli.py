@@ -68,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("run", help="one run of one policy", formatter_class=fmt,
                        description="One clean run: drop caches, fresh cgroup, sample at 1 Hz, write a run folder.")
-    r.add_argument("--policy", default="g1-90", help="g1-50, g1-90, vg1, flexheap or static:<size> (default g1-90)")
+    r.add_argument("--policy", default="g1-90", help="g1-50, g1-90, vg1, flexheap, flexheap-paper or static:<size> (default g1-90)")
     _add_common(r)
 
     c = sub.add_parser("compare", help="several policies x repetitions, interleaved", formatter_class=fmt,

@@ -6,6 +6,8 @@ All policies run on the same (FlexHeap) JDK; only the flags differ:
   g1-90     stock G1, -Xmx = 90% of the budget
   vg1       stock G1 + periodic GC every second (-XX:G1PeriodicGCInterval=1000), -Xmx 90%
   flexheap  -XX:+UseFlexHeap, -Xmx 90% (the paper's setting)
+  flexheap-paper  as flexheap with the paper's predicates alone
+            (-XX:FlexHeapNegligibleCostPercent=0)
   static:S  stock G1 with a fixed -Xmx S (used by the oracle sweep)
 
 -Xms is deliberately left at the JVM default so every policy can resize.
@@ -46,6 +48,13 @@ BUILTIN: dict[str, Policy] = {
         flags=("-XX:+UseFlexHeap",),
         needs_flexheap=True,
         description="FlexHeap (GC + I/O cost driven resizing), max heap 90% of budget",
+    ),
+    "flexheap-paper": Policy(
+        "flexheap-paper",
+        heap_fraction=0.9,
+        flags=("-XX:+UseFlexHeap", "-XX:FlexHeapNegligibleCostPercent=0"),
+        needs_flexheap=True,
+        description="FlexHeap with the paper's predicates alone (no negligible-cost rule), max heap 90%",
     ),
 }
 

@@ -55,6 +55,12 @@ def test_flexheap_flags_and_extra_flags_last():
     assert parse_policy("flexheap").needs_flexheap
 
 
+def test_flexheap_paper_turns_the_negligible_cost_rule_off():
+    flags = jvm_flags(parse_policy("flexheap-paper"), 2 * GIB, "/r/gc.log")
+    assert flags == ["-XX:+UseG1GC", "-Xmx1843m", "-XX:+UseFlexHeap", "-XX:FlexHeapNegligibleCostPercent=0", LOG]
+    assert parse_policy("flexheap-paper").needs_flexheap
+
+
 def test_static_ignores_budget_and_needs_none():
     p = parse_policy("static:768m")
     assert p.name == "static:768m"
@@ -63,7 +69,7 @@ def test_static_ignores_budget_and_needs_none():
 
 
 def test_no_xms_ever():
-    for name in ("g1-50", "g1-90", "vg1", "flexheap", "static:1g"):
+    for name in ("g1-50", "g1-90", "vg1", "flexheap", "flexheap-paper", "static:1g"):
         assert not any(f.startswith("-Xms") for f in jvm_flags(parse_policy(name), GIB, "x"))
 
 

@@ -17,6 +17,7 @@ static FlexHeapConfig config(unsigned history = 1, bool as_rate = false) {
   c.expand_percent = 20.0;
   c.static_step_percent = 0;
   c.cost_as_rate = as_rate;
+  c.negligible_percent = 0;  // the paper's predicates alone; see FlexHeapNegligible below
   return c;
 }
 
@@ -495,11 +496,13 @@ TEST(FlexHeapController, ConfigIsClamped) {
   cfg.max_scale = 0.1;
   cfg.static_step_percent = 500;
   cfg.expand_percent = 250.0;
+  cfg.negligible_percent = 300;
   FlexHeapController c(cfg);
   EXPECT_EQ(1u, c.config().history_length);
   EXPECT_DOUBLE_EQ(0.2, c.config().max_scale);
   EXPECT_EQ(100u, c.config().static_step_percent);
   EXPECT_DOUBLE_EQ(100.0, c.config().expand_percent);
+  EXPECT_EQ(100u, c.config().negligible_percent);
   EXPECT_EQ(100u, FlexHeapController(config(101)).config().history_length);
 }
 
@@ -509,4 +512,129 @@ TEST(FlexHeapController, Names) {
   EXPECT_STREQ("None", FlexHeapController::action_name(FlexHeapAction::None));
   EXPECT_STREQ("Grow", FlexHeapController::action_name(FlexHeapAction::Grow));
   EXPECT_STREQ("Shrink", FlexHeapController::action_name(FlexHeapAction::Shrink));
+}
+
+// Beyond the paper: FlexHeapNegligibleCostPercent turns a step toward a cost
+// that is below that percentage of the other cost.
+static FlexHeapConfig negligible(unsigned percent) {
+  FlexHeapConfig c = config();
+  c.negligible_percent = percent;
+  return c;
+}
+
+TEST(FlexHeapNegligible, GcBiasWithNegligibleGcShrinks) {
+  // gc 0.01 -> 0.02 (+100%), io 5 -> 5 (0%): the paper grows (gcBias) ...
+  FlexHeapController paper(negligible(0));
+  step(paper, sample(0.01, 5.0));
+  FlexHeapDecision p = paper.decide(sample(0.02, 5.0));
+  EXPECT_EQ(FlexHeapAction::Grow, p.action);
+  EXPECT_STREQ("costUp,gcBias", p.reason);
+  // ... but C_gc is 0.4% of C_io: with 10% it shrinks and waits for the page cache.
+  FlexHeapController c(negligible(10));
+  step(c, sample(0.01, 5.0));
+  FlexHeapDecision d = step(c, sample(0.02, 5.0));
+  EXPECT_EQ(FlexHeapAction::Shrink, d.action);
+  EXPECT_STREQ("costUp,gcNegligible", d.reason);
+  EXPECT_EQ(FlexHeapState::WaitShrink, d.state);
+  EXPECT_EQ(FlexHeapState::WaitShrink, c.state());
+  // The step is Alg. 3's whole budget: free regions beyond the eden target.
+  EXPECT_DOUBLE_EQ(1.0, d.scale);
+  EXPECT_EQ(40 * MiB, d.bytes);
+}
+
+TEST(FlexHeapNegligible, IoBiasShrinkWithNegligibleGcTakesTheWholeBudget) {
+  // gc 0.01 -> 0.01, io 5 -> 6 (+20%): ioBias in both modes.
+  FlexHeapController paper(negligible(0));
+  step(paper, sample(0.01, 5.0));
+  FlexHeapDecision p = paper.decide(sample(0.01, 6.0));
+  EXPECT_STREQ("costUp,ioBias", p.reason);
+  EXPECT_LT(p.scale, 1.0);                           // logistic of a small change
+  EXPECT_EQ(flexheap_shrink_bytes(100 * MiB, 10 * MiB, MiB, 50, 10, p.scale, 0), p.bytes);
+  EXPECT_LT(p.bytes, 40 * MiB);
+  FlexHeapController c(negligible(10));
+  step(c, sample(0.01, 5.0));
+  FlexHeapDecision d = c.decide(sample(0.01, 6.0));
+  EXPECT_STREQ("costUp,ioBias", d.reason);
+  EXPECT_DOUBLE_EQ(1.0, d.scale);
+  EXPECT_EQ(40 * MiB, d.bytes);                      // 50 free - 10 eden target regions
+  // Comparable costs: the paper's logistic scale.
+  FlexHeapController c2(negligible(10));
+  step(c2, sample(1.0, 5.0));
+  FlexHeapDecision d2 = c2.decide(sample(1.0, 6.0));
+  EXPECT_STREQ("costUp,ioBias", d2.reason);
+  EXPECT_LT(d2.scale, 1.0);
+}
+
+TEST(FlexHeapNegligible, BoundaryIsStrict) {
+  // C_gc exactly 10% of C_io is not negligible: the paper's gcBias stands.
+  FlexHeapController c(negligible(10));
+  step(c, sample(0.4, 5.0));
+  FlexHeapDecision d = c.decide(sample(0.5, 5.0));
+  EXPECT_EQ(FlexHeapAction::Grow, d.action);
+  EXPECT_STREQ("costUp,gcBias", d.reason);
+  // Just below: turned.
+  FlexHeapController c2(negligible(10));
+  step(c2, sample(0.4, 5.0));
+  FlexHeapDecision d2 = c2.decide(sample(0.499, 5.0));
+  EXPECT_EQ(FlexHeapAction::Shrink, d2.action);
+}
+
+TEST(FlexHeapNegligible, GrowUsedWithNegligibleGcShrinks) {
+  // WaitGrow, costDown, growUsed: the paper grows again; a negligible GC cost shrinks.
+  FlexHeapController c(negligible(10));
+  step(c, sample(0.01, 6.0));
+  FlexHeapDecision d = step(c, sample(0.01, 5.0));  // costDown, no grow recorded -> growUsed
+  EXPECT_EQ(FlexHeapAction::Shrink, d.action);
+  EXPECT_STREQ("costDown,gcNegligible", d.reason);
+  EXPECT_EQ(FlexHeapState::WaitShrink, d.state);
+}
+
+TEST(FlexHeapNegligible, IoBiasWithNegligibleIoGrows) {
+  // gc 5 -> 5, io 0.01 -> 0.02 (+100%): the paper shrinks (ioBias); I/O is negligible: grow.
+  FlexHeapController paper(negligible(0));
+  step(paper, sample(5.0, 0.01));
+  EXPECT_EQ(FlexHeapAction::Shrink, paper.decide(sample(5.0, 0.02)).action);
+  FlexHeapController c(negligible(10));
+  step(c, sample(5.0, 0.01));
+  FlexHeapDecision d = step(c, sample(5.0, 0.02));
+  EXPECT_EQ(FlexHeapAction::Grow, d.action);
+  EXPECT_STREQ("costUp,ioNegligible", d.reason);
+  EXPECT_EQ(FlexHeapState::WaitGrow, c.state());
+}
+
+TEST(FlexHeapNegligible, ComparableCostsFollowThePaper) {
+  // Both costs above 10% of each other: exactly the paper's decisions.
+  FlexHeapController c(negligible(10));
+  FlexHeapController paper(negligible(0));
+  const double gc[] = { 1.0, 1.5, 1.2, 2.0, 1.0, 0.8 };
+  const double io[] = { 2.0, 2.1, 3.0, 2.0, 2.5, 1.0 };
+  for (int i = 0; i < 6; i++) {
+    FlexHeapDecision a = step(c, sample(gc[i], io[i]));
+    FlexHeapDecision b = step(paper, sample(gc[i], io[i]));
+    EXPECT_EQ(b.action, a.action) << "interval " << i;
+    EXPECT_EQ(b.bytes, a.bytes) << "interval " << i;
+    EXPECT_STREQ(b.reason, a.reason) << "interval " << i;
+  }
+}
+
+TEST(FlexHeapNegligible, WaitingIsUnchanged) {
+  // A wait (None) stays a wait: only a step's direction is turned.
+  FlexHeapController c(negligible(10));
+  step(c, sample(0.01, 5.0));
+  step(c, sample(0.02, 5.0));                       // shrink (gcNegligible), page cache 500 MiB
+  FlexHeapSample s = sample(0.01, 4.0);             // costDown, page cache not grown: ioSlack
+  FlexHeapDecision d = c.decide(s);
+  EXPECT_EQ(FlexHeapAction::None, d.action);
+  EXPECT_STREQ("costDown,ioSlack", d.reason);
+}
+
+TEST(FlexHeapNegligible, NoStallSourceKeepsGcAlone) {
+  // Without a stall source C_io is 0: the rule does not apply and gcBias grows.
+  FlexHeapController c(negligible(10));
+  FlexHeapSample a = sample(0.01, 5.0); a.io_available = false;
+  FlexHeapSample b = sample(0.02, 5.0); b.io_available = false;
+  step(c, a);
+  FlexHeapDecision d = c.decide(b);
+  EXPECT_EQ(FlexHeapAction::Grow, d.action);
+  EXPECT_STREQ("costUp,gcBias", d.reason);
 }

@@ -22,6 +22,8 @@ public class TestFlexHeapFlags {
             .shouldContain("must be greater than or equal to FlexHeapMinScaleFactor").shouldHaveExit(1);
         FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapStaticStepPercent=101", "-version"))
             .shouldContain("FlexHeapStaticStepPercent").shouldHaveExit(1);
+        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapNegligibleCostPercent=101", "-version"))
+            .shouldContain("FlexHeapNegligibleCostPercent").shouldHaveExit(1);
         FlexHeapTestSupport.java(List.of("-XX:+UseParallelGC", "-XX:+UseFlexHeap", "-version"))
             .shouldContain("requires the G1 collector").shouldHaveExit(1);
         FlexHeapTestSupport.java(List.of("-XX:+UseSerialGC", "-XX:+UseFlexHeap", "-version"))

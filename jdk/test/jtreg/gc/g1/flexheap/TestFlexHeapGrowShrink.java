@@ -1,19 +1,24 @@
 /*
  * @test
  * @summary With FlexHeap the heap grows under allocation pressure, shrinks with ioBias when mutators
- *          stall on I/O and allocate little, and never goes below -Xms or the eden target.
+ *          stall on I/O and allocate little, and never goes below -Xms or the eden target. "paper" runs
+ *          the paper's predicates alone (-XX:FlexHeapNegligibleCostPercent=0); "default" also lets a
+ *          negligible GC cost turn a grow into a shrink (reason gcNegligible).
  * @library /lib
  * @build FlexHeapPhases
- * @run main/timeout=300 TestFlexHeapGrowShrink
+ * @run main/timeout=300 TestFlexHeapGrowShrink paper
+ * @run main/timeout=300 TestFlexHeapGrowShrink default
  */
 import java.util.List;
 import java.util.regex.*;
 
 public class TestFlexHeapGrowShrink {
     public static void main(String[] args) throws Exception {
+        boolean paper = args[0].equals("paper");
         long xms = 96L << 20;
         String out = FlexHeapTestSupport.java(FlexHeapTestSupport.withClasses(
-                "-XX:+UseFlexHeap", "-Xms96m", "-Xmx1g", "-XX:G1HeapRegionSize=1m",
+                "-XX:+UseFlexHeap", "-XX:FlexHeapNegligibleCostPercent=" + (paper ? 0 : 10),
+                "-Xms96m", "-Xmx1g", "-XX:G1HeapRegionSize=1m",
                 "-Xlog:gc+flexheap=debug,gc", "FlexHeapPhases", "5", "14", "4",
                 FlexHeapTestSupport.dataFile().toString()))
             .shouldHaveExit(0).output();
@@ -28,8 +33,10 @@ public class TestFlexHeapGrowShrink {
             throw new RuntimeException("heap grew only " + grownBytes + " bytes in the allocation phase");
         }
         long shrinks = ds.stream().filter(d -> d.time() > ioStart && d.action().equals("Shrink")
-                                               && d.reason().contains("ioBias")).count();
-        if (shrinks == 0) throw new RuntimeException("no ioBias shrink in the I/O phase");
+                                               && (d.reason().contains("ioBias")
+                                                   || (!paper && d.reason().contains("gcNegligible")))).count();
+        if (shrinks == 0) throw new RuntimeException("no ioBias" + (paper ? "" : "/gcNegligible") + " shrink in the I/O phase");
+        if (paper && out.contains("Negligible")) throw new RuntimeException("negligible-cost rule ran with 0%");
         for (FlexHeapTestSupport.Decision d : ds) {
             if (d.committed() < xms) throw new RuntimeException("committed " + d.committed() + " below -Xms at " + d);
         }

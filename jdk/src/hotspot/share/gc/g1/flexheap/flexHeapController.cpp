@@ -3,15 +3,20 @@
 
 #include "gc/g1/flexheap/flexHeapStep.hpp"
 
-// Reasons, indexed by the guard that chose the action and by the outcome of
-// the step: [acted, 0 bytes because at the limit, 0 bytes because no free regions].
-static const char* const flexheap_grow_reasons[2][2] = {
-  { "costDown,growUsed", "costDown,growUsed,atMax" },
-  { "costUp,gcBias",     "costUp,gcBias,atMax" }
+// Reasons, indexed by the guard that chose the action (0 costDown, 1 costUp;
+// +2 when the negligible-cost rule turned the direction) and by the outcome
+// of the step: [acted, 0 bytes because at the limit, 0 bytes because no free regions].
+static const char* const flexheap_grow_reasons[4][2] = {
+  { "costDown,growUsed",     "costDown,growUsed,atMax" },
+  { "costUp,gcBias",         "costUp,gcBias,atMax" },
+  { "costDown,ioNegligible", "costDown,ioNegligible,atMax" },
+  { "costUp,ioNegligible",   "costUp,ioNegligible,atMax" }
 };
-static const char* const flexheap_shrink_reasons[2][3] = {
-  { "costDown,ioFull", "costDown,ioFull,atMin", "costDown,ioFull,noFree" },
-  { "costUp,ioBias",   "costUp,ioBias,atMin",   "costUp,ioBias,noFree" }
+static const char* const flexheap_shrink_reasons[4][3] = {
+  { "costDown,ioFull",       "costDown,ioFull,atMin",       "costDown,ioFull,noFree" },
+  { "costUp,ioBias",         "costUp,ioBias,atMin",         "costUp,ioBias,noFree" },
+  { "costDown,gcNegligible", "costDown,gcNegligible,atMin", "costDown,gcNegligible,noFree" },
+  { "costUp,gcNegligible",   "costUp,gcNegligible,atMin",   "costUp,gcNegligible,noFree" }
 };
 
 static FlexHeapConfig flexheap_sanitize(const FlexHeapConfig& cfg) {
@@ -23,6 +28,7 @@ static FlexHeapConfig flexheap_sanitize(const FlexHeapConfig& cfg) {
   if (!(c.expand_percent > 0.0)) c.expand_percent = 0.0;
   if (c.expand_percent > 100.0) c.expand_percent = 100.0;
   if (c.static_step_percent > 100) c.static_step_percent = 100;
+  if (c.negligible_percent > 100) c.negligible_percent = 100;
   return c;
 }
 
@@ -83,7 +89,7 @@ FlexHeapDecision FlexHeapController::decide(const FlexHeapSample& s) {
   // Fig. 4 transitions: the action wanted and the state it leads to.
   FlexHeapAction want;
   FlexHeapState target;
-  int guard;  // row of the reason tables: 0 costDown, 1 costUp
+  int guard;  // row of the reason tables: 0 costDown, 1 costUp (+2 below)
   if (d.cost_down) {
     guard = 0;
     target = _state;
@@ -98,6 +104,24 @@ FlexHeapDecision FlexHeapController::decide(const FlexHeapSample& s) {
     guard = 1;
     want = d.gc_bias ? FlexHeapAction::Grow : FlexHeapAction::Shrink;
     target = d.gc_bias ? FlexHeapState::WaitGrow : FlexHeapState::WaitShrink;
+  }
+
+  // Beyond the paper: the relative changes of gcBias ignore magnitudes, so a
+  // GC cost of 0.1% of the I/O cost can still win and grow the heap out of
+  // the page cache. A step toward a negligible cost cannot gain more than that
+  // cost while it takes memory from the dominant side: turn it around.
+  const bool rule = _cfg.negligible_percent > 0 && s.io_available;
+  const double fraction = _cfg.negligible_percent / 100.0;
+  const bool gc_negligible = rule && cur.gc < fraction * cur.io;
+  const bool io_negligible = rule && cur.io < fraction * cur.gc;
+  if (want == FlexHeapAction::Grow && gc_negligible) {
+    want = FlexHeapAction::Shrink;
+    target = FlexHeapState::WaitShrink;
+    guard += 2;
+  } else if (want == FlexHeapAction::Shrink && io_negligible) {
+    want = FlexHeapAction::Grow;
+    target = FlexHeapState::WaitGrow;
+    guard += 2;
   }
 
   // A new step replaces the slack record of its direction; record_applied()
@@ -118,8 +142,11 @@ FlexHeapDecision FlexHeapController::decide(const FlexHeapSample& s) {
     _has_shrink = false;
     double scale = _cfg.static_step_percent > 0 ? 1.0
                  : flexheap_scale(d.rel_tot, _cfg.min_scale, _cfg.max_scale);
-    if (scale > 1.0) {
-      scale = 1.0;  // a shrink cannot return more than its budget
+    if (scale > 1.0 || gc_negligible) {
+      // A shrink cannot return more than its budget. With a negligible GC
+      // cost it returns all of it: the budget keeps G1's eden target, and the
+      // GC cost the step can add is what the rule calls negligible.
+      scale = 1.0;
     }
     size_t bytes = flexheap_shrink_bytes(s.committed, s.min_capacity, s.region_size,
                                          s.free_regions, s.eden_target_regions,

@@ -17,6 +17,7 @@ struct FlexHeapConfig {
   double   expand_percent;      // G1ExpandByPercentOfAvailable (20, clamped to 0..100)
   unsigned static_step_percent; // FlexHeapStaticStepPercent (0 = adaptive, clamped to 0..100)
   bool     cost_as_rate;        // FlexHeapCostAsRate (true)
+  unsigned negligible_percent;  // FlexHeapNegligibleCostPercent (10; 0 = the paper's predicates alone)
 };
 
 struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i
@@ -46,7 +47,8 @@ struct FlexHeapDecision {
   FlexHeapAction action;
   size_t         bytes;         // region-aligned, already clamped to [min_capacity, max_capacity]; 0 if None
   const char*    reason;        // static string: "warmup", or the guard, e.g. "costUp,gcBias",
-                                // "costDown,growUsed", "costDown,ioSlack"; a step of 0 bytes
+                                // "costDown,growUsed", "costDown,ioSlack", "costUp,gcNegligible"
+                                // (the direction turned by negligible_percent); a step of 0 bytes
                                 // turns the action into None and appends ",atMax" (grow),
                                 // ",atMin" or ",noFree" (shrink)
   // everything the log line and JFR need:

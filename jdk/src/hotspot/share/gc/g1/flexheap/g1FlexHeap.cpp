@@ -43,6 +43,7 @@ void G1FlexHeap::initialize(G1CollectedHeap* g1h) {
   cfg.expand_percent = (double)G1ExpandByPercentOfAvailable;
   cfg.static_step_percent = FlexHeapStaticStepPercent;
   cfg.cost_as_rate = FlexHeapCostAsRate;
+  cfg.negligible_percent = FlexHeapNegligibleCostPercent;
   // The controller is plain C++, unit tested outside HotSpot: static storage.
   alignas(FlexHeapController) static char controller_storage[sizeof(FlexHeapController)];
   _controller = ::new (controller_storage) FlexHeapController(cfg);
