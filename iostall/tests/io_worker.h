@@ -89,4 +89,45 @@ out:
 	return NULL;
 }
 
+/*
+ * The run the throttled tests share: a fresh uncached 64 MiB file, blkio
+ * throttling to 100 IOPS, one io_worker thread on it. On failure it reports
+ * under name, removes what it made and returns non-zero; on success the
+ * caller reports its result and then calls throttled_job_cleanup().
+ */
+static inline void throttled_job_cleanup(struct throttle *thr, const char *file)
+{
+	throttle_cleanup(thr);
+	unlink(file);
+}
+
+static inline int run_throttled_job(struct io_job *j, struct throttle *thr, char *file,
+				    size_t flen, const char *tag, const char *name)
+{
+	pthread_t th;
+	int err;
+
+	err = make_uncached_file(file, flen, tag, 64 << 20);
+	if (err) {
+		report("FAIL", name, "cannot write test file: %s", strerror(-err));
+		return err;
+	}
+	err = throttle_setup(thr, file, 100, 0);
+	if (err) {
+		report("FAIL", name, "cannot set up blkio throttling: %s", strerror(-err));
+		unlink(file);
+		return err;
+	}
+	j->file = file;
+	j->thr = thr;
+	pthread_create(&th, NULL, io_worker, j);
+	pthread_join(th, NULL);
+	if (j->err) {
+		report("FAIL", name, "%s: %s", j->errwhat, strerror(-j->err));
+		throttled_job_cleanup(thr, file);
+		return j->err;
+	}
+	return 0;
+}
+
 #endif /* IOSTALL_IO_WORKER_H */

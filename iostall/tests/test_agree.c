@@ -13,7 +13,6 @@ int main(void)
 	char why[2][256], file[256];
 	struct io_job j = { .secs = 2.0, .nst = 2 };
 	struct throttle thr;
-	pthread_t th;
 	double ratio;
 	int err;
 
@@ -29,33 +28,15 @@ int main(void)
 		report("FAIL", NAME, "open: %s | %s", why[0], why[1]);
 		return test_exit();
 	}
-	err = make_uncached_file(file, sizeof(file), "agree", 64 << 20);
-	if (err) {
-		report("FAIL", NAME, "cannot write test file: %s", strerror(-err));
-		return test_exit();
-	}
-	err = throttle_setup(&thr, file, 100, 0);
-	if (err) {
-		report("FAIL", NAME, "cannot set up blkio throttling: %s", strerror(-err));
+	if (run_throttled_job(&j, &thr, file, sizeof(file), "agree", NAME))
 		goto out;
-	}
-	j.file = file;
-	j.thr = &thr;
-	pthread_create(&th, NULL, io_worker, &j);
-	pthread_join(th, NULL);
-	if (j.err) {
-		report("FAIL", NAME, "%s: %s", j.errwhat, strerror(-j.err));
-		goto out_thr;
-	}
 	ratio = (double)j.stall[1] / j.stall[0];
 	report(within(j.stall[1], j.stall[0], 0.25) ? "PASS" : "FAIL", NAME,
 	       "bpf=%.1f ms, delayacct=%.1f ms, ratio=%.3f (±25%%), measured blocked=%.1f ms, %ld reads, %s [%s]",
 	       ms(j.stall[0]), ms(j.stall[1]), ratio, ms(j.blocked_ns), j.nreads,
 	       thr.what, why[1]);
-out_thr:
-	throttle_cleanup(&thr);
+	throttled_job_cleanup(&thr, file);
 out:
-	unlink(file);
 	iostall_close(j.st[0]);
 	iostall_close(j.st[1]);
 	return test_exit();
