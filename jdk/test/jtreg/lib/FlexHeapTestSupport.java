@@ -27,7 +27,8 @@ public class FlexHeapTestSupport {
     }
 
     /** One "decision" line of -Xlog:gc+flexheap. */
-    public record Decision(double time, String action, long bytes, String reason, long committed, String pause) {}
+    public record Decision(double time, long gcId, String state, String action, long bytes, String reason,
+                           long committed, long pageCache, String pause) {}
 
     static String tail(String s, int n) { return s.length() <= n ? s : s.substring(s.length() - n); }
 
@@ -50,14 +51,16 @@ public class FlexHeapTestSupport {
     }
 
     static final Pattern DECISION = Pattern.compile(
-        "\\[(\\d+\\.\\d+)s\\].*decision state=\\S+ action=(\\S+) bytes=(\\d+) reason=(\\S+) .*committed=(\\d+) .*pause=(\\S+)");
+        "\\[(\\d+\\.\\d+)s\\].*GC\\((\\d+)\\) decision state=(\\S+) action=(\\S+) bytes=(\\d+) reason=(\\S+) "
+        + ".*committed=(\\d+) S_io=(\\d+) pause=(\\S+)");
 
     public static List<Decision> decisions(String log) {
         List<Decision> l = new ArrayList<>();
         Matcher m = DECISION.matcher(log);
         while (m.find()) {
-            l.add(new Decision(Double.parseDouble(m.group(1)), m.group(2), Long.parseLong(m.group(3)),
-                               m.group(4), Long.parseLong(m.group(5)), m.group(6)));
+            l.add(new Decision(Double.parseDouble(m.group(1)), Long.parseLong(m.group(2)), m.group(3), m.group(4),
+                               Long.parseLong(m.group(5)), m.group(6), Long.parseLong(m.group(7)),
+                               Long.parseLong(m.group(8)), m.group(9)));
         }
         return l;
     }

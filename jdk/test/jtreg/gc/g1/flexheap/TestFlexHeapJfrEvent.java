@@ -8,15 +8,12 @@
  */
 import java.nio.file.*;
 import java.util.*;
-import java.util.regex.*;
 import jdk.jfr.EventType;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 
 public class TestFlexHeapJfrEvent {
     static final String EVENT = "jdk.FlexHeapDecision";
-    static final Pattern LINE = Pattern.compile(
-        "GC\\((\\d+)\\) decision state=(\\S+) action=(\\S+) bytes=(\\d+) reason=(\\S+) .*committed=(\\d+) S_io=(\\d+) pause=(\\S+)");
 
     public static void main(String[] args) throws Exception {
         Path on = Paths.get("flexheap-on.jfr");
@@ -26,10 +23,9 @@ public class TestFlexHeapJfrEvent {
                 "FlexHeapPhases", "3", "3", "2", FlexHeapTestSupport.dataFile().toString()))
             .shouldHaveExit(0).output();
 
-        Map<String, MatchResult> lines = new HashMap<>();
-        Matcher m = LINE.matcher(out);
-        while (m.find()) {
-            lines.put(m.group(1) + "/" + m.group(8), m.toMatchResult());
+        Map<String, FlexHeapTestSupport.Decision> lines = new HashMap<>();
+        for (FlexHeapTestSupport.Decision d : FlexHeapTestSupport.decisions(out)) {
+            lines.put(d.gcId() + "/" + d.pause(), d);
         }
         if (lines.isEmpty()) throw new RuntimeException("no decision lines in the log");
 
@@ -39,14 +35,14 @@ public class TestFlexHeapJfrEvent {
         boolean grew = false;
         for (RecordedEvent e : events) {
             String key = e.getInt("gcId") + "/" + e.getString("pause");
-            MatchResult l = lines.get(key);
+            FlexHeapTestSupport.Decision l = lines.get(key);
             if (l == null) throw new RuntimeException("event without a log line: " + e);
-            check(e, "state", e.getString("state"), l.group(2));
-            check(e, "action", e.getString("action"), l.group(3));
-            check(e, "applied", String.valueOf(e.getLong("applied")), l.group(4));
-            check(e, "reason", e.getString("reason"), l.group(5));
-            check(e, "committed", String.valueOf(e.getLong("committed")), l.group(6));
-            check(e, "pageCache", String.valueOf(e.getLong("pageCache")), l.group(7));
+            check(e, "state", e.getString("state"), l.state());
+            check(e, "action", e.getString("action"), l.action());
+            check(e, "applied", String.valueOf(e.getLong("applied")), String.valueOf(l.bytes()));
+            check(e, "reason", e.getString("reason"), l.reason());
+            check(e, "committed", String.valueOf(e.getLong("committed")), String.valueOf(l.committed()));
+            check(e, "pageCache", String.valueOf(e.getLong("pageCache")), String.valueOf(l.pageCache()));
             if (e.getDouble("gcCost") < 0 || e.getDouble("ioCost") < 0 || e.getDouble("totalCostAverage") < 0) {
                 throw new RuntimeException("negative cost in " + e);
             }
