@@ -22,6 +22,12 @@ if [ $plan_only -eq 1 ]; then
 fi
 [ -n "$boot" ] || die "no boot JDK 24 or 25 found (set FLEXHEAP_BOOT_JDK)"
 
+# One build at a time per cache: parallel callers (tests, a demo, a second
+# shell) wait here instead of corrupting the shared build directory.
+mkdir -p "$FLEXHEAP_CACHE"
+exec 9>"$FLEXHEAP_CACHE/build.lock"
+flock 9
+
 "$FLEXHEAP_ROOT/jdk/deps.sh"
 src=$("$FLEXHEAP_ROOT/jdk/apply.sh")
 export CCACHE_DIR="${CCACHE_DIR:-$FLEXHEAP_CACHE/ccache}"

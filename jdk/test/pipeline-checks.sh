@@ -87,5 +87,10 @@ no_jdk_files() {
   ! git -C "$FLEXHEAP_ROOT" ls-files | grep -E '(^|/)(g1CollectedHeap\.cpp|g1_globals\.hpp|threads\.cpp|libjvm\.so|classes\.jsa|release)$|^src/hotspot/'
 }
 check "no OpenJDK or Temurin file tracked by git" no_jdk_files
+# Compiler dependency files belong in build/, never in the work tree.
+no_stray_dep_files() {
+  ! git -C "$FLEXHEAP_ROOT" ls-files --others --cached --exclude-standard | grep -E '\.d$'
+}
+check "no stray compiler dependency (.d) files in the work tree" no_stray_dep_files
 echo "pipeline: $passed passed, $failed failed"
 [ $failed -eq 0 ]
