@@ -11,6 +11,8 @@ static const size_t MiB = 1024 * 1024;
 // C_gc/C_io, so each test controls the predicates directly.
 static FlexHeapConfig config(unsigned history = 1, bool as_rate = false) {
   FlexHeapConfig c;
+  c.policy = FlexHeapPolicyKind::Paper;  // these tests pin the paper's Fig. 4 controller
+  c.gc_time_ratio = 24.0;
   c.history_length = history;
   c.min_scale = 0.2;
   c.max_scale = 2.0;

@@ -10,7 +10,16 @@
 // calls decide(), applies the decision with expand()/shrink() and reports what
 // it applied with record_applied().
 
+// Which controller decides. Paper: the paper's Fig. 4 state machine with
+// Alg. 2/3 steps, exactly (FlexHeapPolicy=paper). Balance (default): sizes the
+// heap toward the split where the marginal GC cost of less heap headroom
+// equals the marginal I/O cost of less page cache, with the GC-CPU goal of
+// JDK 26's G1 (GCTimeRatio) when I/O costs nothing.
+enum class FlexHeapPolicyKind { Balance, Paper };
+
 struct FlexHeapConfig {
+  FlexHeapPolicyKind policy;    // FlexHeapPolicy (balance)
+  double   gc_time_ratio;       // FlexHeapGCTimeRatio (24: a GC-CPU goal of 1/(1+24) = 4%, JDK 26's default)
   unsigned history_length;      // FlexHeapHistoryLength (default 10, clamped to 1..100)
   double   min_scale;           // FlexHeapMinScaleFactor (0.2)
   double   max_scale;           // FlexHeapMaxScaleFactor (2.0; raised to min_scale if lower)
@@ -37,6 +46,11 @@ struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i
   size_t   free_regions;        // after the GC
   size_t   eden_target_regions; // G1 young_list_target_length after the GC
   size_t   page_cache;          // S_io bytes (cgroup memory.stat file/cache, or /proc/meminfo Cached)
+  size_t   used_after;          // heap used after the GC (live data plus what this GC could not reclaim)
+  bool     cache_signals;       // refault_bytes/read_bytes are valid (memory cgroup or /proc/vmstat readable)
+  double   refault_bytes;       // page-cache refaults in the interval (workingset_refault_file x page size):
+                                // reads a larger cache would have served
+  double   read_bytes;          // bytes the JVM read from storage in the interval (/proc/self/io read_bytes)
 };
 
 enum class FlexHeapState  { WaitGrow, WaitShrink };
@@ -58,6 +72,10 @@ struct FlexHeapDecision {
   double scale;                                      // scale used for the step: logistic (capped at 1
                                                      // for a shrink), 1 in static mode, 0 if no step
   bool cost_down, grow_slack, io_slack, gc_bias;     // predicate values (false during warmup)
+  // Balance policy (0 in paper mode):
+  double gc_rate, io_rate;                           // GC and I/O cost per second of wall time (window)
+  double refault_fraction;                           // share of the reads a larger cache would have served
+  size_t target;                                     // committed heap the balance rule aims for
 };
 
 class FlexHeapController {
