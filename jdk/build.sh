@@ -3,11 +3,17 @@
 #   Fast path: an installed JDK of exactly our OpenJDK version exists -> build
 #   libjvm.so only and assemble a copy of that JDK with it (+ fresh CDS archives).
 #   Otherwise: build a full JDK image (slow), never a mixed-version image.
+# FLEXHEAP_DEBUG_LEVEL=fastdebug (or slowdebug) builds the same sources with
+# HotSpot's asserts in its own build dir ($BUILD_DIR-fastdebug) and assembles
+# build/flexheap-jdk-fastdebug (FLEXHEAP_JDK_OUT overrides) the same way.
 # Usage: jdk/build.sh [--plan]   (--plan prints the decisions and exits)
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 plan_only=0; [ "${1:-}" = "--plan" ] && plan_only=1
+level="${FLEXHEAP_DEBUG_LEVEL:-release}"
+case "$level" in release|fastdebug|slowdebug) ;; *) die "FLEXHEAP_DEBUG_LEVEL=$level: use release, fastdebug or slowdebug" ;; esac
+if [ "$level" != release ] && [ -z "${FLEXHEAP_JDK_OUT:-}" ]; then JDK_OUT="$FLEXHEAP_ROOT/build/flexheap-jdk-$level"; fi
 base=$("$FLEXHEAP_ROOT/jdk/find-base-jdk.sh" || true)
 if [ -n "${FLEXHEAP_FORCE_FULL:-}" ]; then base=""; fi
 mode=libjvm; [ -n "$base" ] || mode=full-image
@@ -18,7 +24,7 @@ if [ -z "$boot" ]; then   # any JDK 24/25 can boot the build
   done
 fi
 if [ $plan_only -eq 1 ]; then
-  echo "mode=$mode"; echo "base=${base:-none}"; echo "boot=${boot:-none}"; echo "out=$JDK_OUT"; exit 0
+  echo "mode=$mode"; echo "level=$level"; echo "base=${base:-none}"; echo "boot=${boot:-none}"; echo "out=$JDK_OUT"; exit 0
 fi
 [ -n "$boot" ] || die "no boot JDK 24 or 25 found (set FLEXHEAP_BOOT_JDK)"
 
@@ -30,6 +36,13 @@ flock 9
 
 "$FLEXHEAP_ROOT/jdk/deps.sh"
 src=$("$FLEXHEAP_ROOT/jdk/apply.sh")
+if [ "$level" != release ]; then
+  # A debug build has its own build dir: it only needs the shared lock while the
+  # source overlay is applied, so a long debug compile does not hold up release
+  # rebuilds; two debug builds of one level still wait for each other.
+  exec 8>"$FLEXHEAP_CACHE/build-$level.lock"
+  flock 9 -u; flock 8
+fi
 export CCACHE_DIR="${CCACHE_DIR:-$FLEXHEAP_CACHE/ccache}"
 mkdir -p "$CCACHE_DIR"; ccache -M 8G >/dev/null
 
@@ -40,7 +53,8 @@ if [ "$mode" = libjvm ]; then
 else
   version="$JDK_VERSION"; builddir="$BUILD_DIR-full"
 fi
-conf_args=(--with-boot-jdk="$boot" --enable-headless-only --with-debug-level=release
+[ "$level" = release ] || builddir="$builddir-$level"
+conf_args=(--with-boot-jdk="$boot" --enable-headless-only --with-debug-level="$level"
   --with-native-debug-symbols=none --enable-ccache --disable-warnings-as-errors
   --with-jvm-variants=server --with-jvm-features=-zgc,-shenandoahgc,-epsilongc,-jvmci
   --with-version-string="$version" --with-vendor-name=FlexHeap
