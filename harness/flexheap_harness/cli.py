@@ -13,8 +13,8 @@ from typing import Any, Sequence
 from . import plots
 from .compare import load_comparison, render_text, run_comparison
 from .devices import PROFILES, parse_profile
-from .jdk import bench_jar, find_jdk, repo_root
-from .policies import BUILTIN, parse_policy
+from .jdk import bench_jar, find_jdk, jdk_for_policy, repo_root, require_policy_jdks
+from .policies import BUILTIN, parse_policy, policies_named_in
 from .runner import RunConfig, bench_program, print_summary, run_once
 from .sizes import directory_size, format_size, is_fraction, parse_budget, parse_size
 
@@ -68,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("run", help="one run of one policy", formatter_class=fmt,
                        description="One clean run: drop caches, fresh cgroup, sample at 1 Hz, write a run folder.")
-    r.add_argument("--policy", default="g1-90", help="g1-50, g1-90, vg1, flexheap, flexheap-paper or static:<size> (default g1-90)")
+    r.add_argument("--policy", default="g1-90", help=f"{', '.join(BUILTIN)} or static:<size> (default g1-90)")
     _add_common(r)
 
     c = sub.add_parser("compare", help="several policies x repetitions, interleaved", formatter_class=fmt,
@@ -142,8 +142,9 @@ def make_config_factory(args: argparse.Namespace, program: list[str] | None):
     extra = shlex.split(args.jvm_flags)
 
     def make(policy: str, rep: int, run_dir: Path) -> RunConfig:
+        pol = parse_policy(policy)
         return RunConfig(
-            policy=parse_policy(policy), budget=budget, device=device, jdk=jdk, program=list(program),
+            policy=pol, budget=budget, device=device, jdk=jdk_for_policy(pol, jdk), program=list(program),
             data_dir=Path(data_dir), run_dir=run_dir, extra_jvm_flags=extra,
             drop_caches=not args.no_drop_caches, timeout_s=args.timeout,
             sample_interval_s=args.sample_interval, index_bytes=index_bytes,
@@ -271,6 +272,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Ctrl-C must tear runs down even if our parent started us with SIGINT ignored.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
+        require_policy_jdks(policies_named_in(args))  # e.g. g1-26 without the JDK-26 baseline: exit 2
         if args.command == "run":
             return cmd_run(args, program)
         if args.command == "compare":

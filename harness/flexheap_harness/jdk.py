@@ -1,4 +1,4 @@
-"""Locating the repository, the FlexHeap JDK, the bench jar, and what a JDK supports."""
+"""Locating the repository, the FlexHeap JDK, the JDK-26 baseline, the bench jar, and what a JDK supports."""
 
 from __future__ import annotations
 
@@ -7,6 +7,9 @@ import subprocess
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Iterable
+
+from .policies import JDK_26, JDK_FLEXHEAP, Policy
 
 FALLBACK_JDKS = ("/usr/lib/jvm/temurin-25-jdk-amd64",)
 
@@ -72,3 +75,77 @@ def find_jdk(explicit: str | None = None, allow_fallback: bool = True) -> tuple[
                 )
             return jdk, warning
     return None, f"no JDK found (tried {', '.join(map(str, candidates))}); build one with: bash jdk/build.sh"
+
+
+# ---------------------------------------------------------------- the stock OpenJDK 26 baseline
+
+JDK26_BUILD_COMMAND = "bash jdk/baseline/build-jdk26.sh"
+JDK26_BUILD_TIME = "a full OpenJDK image: about 60-90 min on 2 busy cores, once; then cached"
+
+
+class MissingJdkError(ValueError):
+    """A policy's JDK is not there (the CLI turns ValueError into 'error: ...' and exit 2)."""
+
+
+def flexheap_cache() -> Path:
+    env = os.environ.get("FLEXHEAP_CACHE")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "flexheap"
+
+
+def jdk26_dir() -> Path:
+    """$FLEXHEAP_JDK26, else where jdk/baseline/build-jdk26.sh installs: $FLEXHEAP_CACHE/baseline/jdk-26."""
+    return Path(os.environ.get("FLEXHEAP_JDK26") or flexheap_cache() / "baseline" / "jdk-26")
+
+
+def release_version(home: Path) -> str | None:
+    """JAVA_VERSION from a JDK's `release` file ('26.0.2.1'), None if unreadable."""
+    try:
+        for line in (home / "release").read_text().splitlines():
+            if line.startswith("JAVA_VERSION="):
+                return line.split("=", 1)[1].strip().strip('"')
+    except OSError:
+        return None
+    return None
+
+
+def find_jdk26() -> Jdk:
+    """The JDK-26 baseline, or MissingJdkError saying exactly how to build it."""
+    home = jdk26_dir()
+    source = "$FLEXHEAP_JDK26" if os.environ.get("FLEXHEAP_JDK26") else "the default location"
+    if not (home / "bin" / "java").exists():
+        raise MissingJdkError(
+            f"the stock OpenJDK 26 baseline is not built: no {home}/bin/java ({source}). "
+            f"Build it with: {JDK26_BUILD_COMMAND} ({JDK26_BUILD_TIME} in "
+            f"{flexheap_cache() / 'baseline' / 'jdk-26'}), or set FLEXHEAP_JDK26 to a JDK 26 home."
+        )
+    version = release_version(home)
+    if version is None or not (version == "26" or version.startswith("26.")):
+        raise MissingJdkError(
+            f"{home} ({source}) is not a JDK 26 (release says JAVA_VERSION={version!r}). "
+            f"Build the baseline with: {JDK26_BUILD_COMMAND} ({JDK26_BUILD_TIME}), "
+            f"or set FLEXHEAP_JDK26 to a JDK 26 home."
+        )
+    # A stock build: no -XX:+UseFlexHeap and no 'flexheap' log tag.
+    return Jdk(home, is_flexheap_build=False)
+
+
+def jdk_for_policy(policy: Policy, default: Jdk) -> Jdk:
+    """The JDK a policy runs on: `default` (the FlexHeap JDK or --jdk) or the JDK-26 baseline."""
+    if policy.jdk == JDK_FLEXHEAP:
+        return default
+    if policy.jdk == JDK_26:
+        return find_jdk26()
+    raise ValueError(f"policy {policy.name} names an unknown JDK {policy.jdk!r}")
+
+
+def require_policy_jdks(policies: Iterable[Policy]) -> None:
+    """Fail before any run when a named policy's own JDK (not the default one) is missing."""
+    for policy in policies:
+        if policy.jdk == JDK_26:
+            try:
+                find_jdk26()
+            except MissingJdkError as e:
+                raise MissingJdkError(f"policy {policy.name} runs on OpenJDK 26, but {e}") from None

@@ -1,6 +1,8 @@
 """Heap-sizing policies and their mapping to JVM flags (a pure function).
 
-All policies run on the same (FlexHeap) JDK; only the flags differ:
+A policy names the JDK it runs on (Policy.jdk): the FlexHeap JDK (stock G1 of
+OpenJDK 25 plus -XX:+UseFlexHeap), or the stock OpenJDK 26 baseline built by
+jdk/baseline/build-jdk26.sh (jdk.py finds it). On the FlexHeap JDK:
 
   g1-50     stock G1, -Xmx = 50% of the budget (Elasticsearch's guideline)
   g1-90     stock G1, -Xmx = 90% of the budget
@@ -9,6 +11,14 @@ All policies run on the same (FlexHeap) JDK; only the flags differ:
   flexheap-paper  as flexheap with the paper's predicates alone
             (-XX:FlexHeapNegligibleCostPercent=0)
   static:S  stock G1 with a fixed -Xmx S (used by the oracle sweep)
+
+On the stock OpenJDK 26 baseline (the newest stock G1: GCTimeRatio 24 for G1 and
+CPU-usage-driven expansion and shrinking at young GCs):
+
+  g1-26     JDK 26 defaults, -Xmx = 90% of the budget
+  g1-27like as g1-26 plus -XX:MinHeapFreeRatio=0 -XX:MaxHeapFreeRatio=100, the
+            defaults JDK 27 adopts (no free-ratio floor or cap after full GCs and
+            remarks; the GC-time-driven sizing alone decides)
 
 -Xms is deliberately left at the JVM default so every policy can resize.
 """
@@ -22,6 +32,10 @@ from .sizes import format_size, parse_size, to_jvm_size
 
 GC_LOG_DECORATORS = "uptime,level,tags"
 
+# Which JDK a policy runs on (see jdk.jdk_for_policy).
+JDK_FLEXHEAP = "flexheap"  # build/flexheap-jdk or $FLEXHEAP_JDK (or --jdk)
+JDK_26 = "jdk26"  # $FLEXHEAP_JDK26 or $FLEXHEAP_CACHE/baseline/jdk-26
+
 
 @dataclass(frozen=True)
 class Policy:
@@ -31,6 +45,7 @@ class Policy:
     flags: tuple[str, ...] = ()
     needs_flexheap: bool = False
     description: str = ""
+    jdk: str = JDK_FLEXHEAP
 
 
 BUILTIN: dict[str, Policy] = {
@@ -56,6 +71,19 @@ BUILTIN: dict[str, Policy] = {
         needs_flexheap=True,
         description="FlexHeap with the paper's predicates alone (no negligible-cost rule), max heap 90%",
     ),
+    "g1-26": Policy(
+        "g1-26",
+        heap_fraction=0.9,
+        jdk=JDK_26,
+        description="stock G1 of OpenJDK 26 (its defaults), max heap 90% of budget",
+    ),
+    "g1-27like": Policy(
+        "g1-27like",
+        heap_fraction=0.9,
+        flags=("-XX:MinHeapFreeRatio=0", "-XX:MaxHeapFreeRatio=100"),
+        jdk=JDK_26,
+        description="OpenJDK 26 G1 with JDK 27's free-ratio defaults (Min 0, Max 100), max heap 90%",
+    ),
 }
 
 
@@ -72,6 +100,16 @@ def parse_policy(text: str) -> Policy:
             description=f"stock G1, fixed max heap {format_size(size)}",
         )
     raise ValueError(f"unknown policy {text!r}; choose from {', '.join(BUILTIN)} or static:<size>")
+
+
+def policies_named_in(args: object) -> list[Policy]:
+    """Every policy a parsed command line names (--policy, --policies, --baseline, --also)."""
+    names: list[str] = []
+    for attr in ("policy", "policies", "baseline", "also"):
+        value = getattr(args, attr, None)
+        if isinstance(value, str):
+            names += [n.strip() for n in value.split(",") if n.strip()]
+    return [parse_policy(n) for n in names]
 
 
 def max_heap_bytes(policy: Policy, budget: int | None) -> int:

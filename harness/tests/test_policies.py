@@ -3,7 +3,7 @@
 import pytest
 
 from flexheap_harness.devices import PROFILES, parse_profile
-from flexheap_harness.policies import jvm_flags, max_heap_bytes, parse_policy
+from flexheap_harness.policies import BUILTIN, JDK_26, JDK_FLEXHEAP, jvm_flags, max_heap_bytes, parse_policy
 from flexheap_harness.sizes import format_size, parse_budget, parse_size
 
 GIB = 1 << 30
@@ -104,3 +104,102 @@ def test_custom_device_profile():
         parse_profile("custom:speed=1")
     with pytest.raises(ValueError):
         parse_profile("floppy")
+
+
+# ---------------------------------------------------------------- policies on the stock OpenJDK 26 baseline
+
+STOCK_LOG = "-Xlog:gc*:file=/r/gc.log:uptime,level,tags"
+
+
+def _fake_jdk(home, version):
+    (home / "bin").mkdir(parents=True)
+    java = home / "bin" / "java"
+    java.write_text("#!/bin/sh\nexit 0\n")
+    java.chmod(0o755)
+    (home / "release").write_text(f'IMPLEMENTOR="x"\nJAVA_VERSION="{version}"\n')
+    return home
+
+
+@pytest.fixture
+def no_jdk26(tmp_path, monkeypatch):
+    monkeypatch.delenv("FLEXHEAP_JDK26", raising=False)
+    monkeypatch.setenv("FLEXHEAP_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache" / "baseline" / "jdk-26"
+
+
+def test_g1_26_is_jdk26_defaults_at_90_percent():
+    p = parse_policy("g1-26")
+    assert p.jdk == JDK_26 and not p.needs_flexheap and p.flags == ()
+    assert jvm_flags(p, 2 * GIB, "/r/gc.log", flexheap_tags=False) == ["-XX:+UseG1GC", "-Xmx1843m", STOCK_LOG]
+
+
+def test_g1_27like_adds_jdk27_free_ratio_defaults():
+    p = parse_policy("G1-27LIKE")
+    assert p.name == "g1-27like" and p.jdk == JDK_26 and not p.needs_flexheap
+    assert jvm_flags(p, 2 * GIB, "/r/gc.log", flexheap_tags=False) == [
+        "-XX:+UseG1GC", "-Xmx1843m", "-XX:MinHeapFreeRatio=0", "-XX:MaxHeapFreeRatio=100", STOCK_LOG]
+
+
+def test_only_the_jdk26_policies_leave_the_flexheap_jdk():
+    assert {n for n, p in BUILTIN.items() if p.jdk != JDK_FLEXHEAP} == {"g1-26", "g1-27like"}
+    assert parse_policy("static:1g").jdk == JDK_FLEXHEAP
+
+
+def test_jdk_for_policy_uses_the_baseline_as_a_stock_jdk(tmp_path, monkeypatch):
+    from flexheap_harness.jdk import Jdk, jdk_for_policy
+    home = _fake_jdk(tmp_path / "jdk-26", "26.0.2.1")
+    monkeypatch.setenv("FLEXHEAP_JDK26", str(home))
+    default = Jdk(tmp_path / "flexheap-jdk", is_flexheap_build=True)
+    for name in ("g1-26", "g1-27like"):
+        jdk = jdk_for_policy(parse_policy(name), default)
+        assert jdk.home == home and jdk.java == home / "bin" / "java"
+        assert not jdk.is_flexheap_build  # -> gc_log_option(..., flexheap_tags=False)
+    for name in ("g1-90", "flexheap", "static:1g"):
+        assert jdk_for_policy(parse_policy(name), default) is default
+
+
+def test_default_jdk26_location_is_under_the_cache(tmp_path, monkeypatch):
+    from flexheap_harness.jdk import jdk26_dir
+    monkeypatch.delenv("FLEXHEAP_JDK26", raising=False)
+    monkeypatch.setenv("FLEXHEAP_CACHE", str(tmp_path))
+    assert jdk26_dir() == tmp_path / "baseline" / "jdk-26"
+
+
+def test_missing_jdk26_says_how_to_build_it(no_jdk26):
+    from flexheap_harness.jdk import Jdk, MissingJdkError, jdk_for_policy
+    with pytest.raises(MissingJdkError) as e:
+        jdk_for_policy(parse_policy("g1-26"), Jdk(no_jdk26, True))
+    msg = str(e.value)
+    assert "bash jdk/baseline/build-jdk26.sh" in msg and str(no_jdk26) in msg and "min" in msg
+    assert "FLEXHEAP_JDK26" in msg
+
+
+def test_a_jdk26_home_that_is_not_26_is_rejected(tmp_path, monkeypatch):
+    from flexheap_harness.jdk import MissingJdkError, find_jdk26
+    monkeypatch.setenv("FLEXHEAP_JDK26", str(_fake_jdk(tmp_path / "j", "25.0.3")))
+    with pytest.raises(MissingJdkError, match="not a JDK 26"):
+        find_jdk26()
+
+
+@pytest.mark.parametrize("argv", [
+    ["run", "--policy", "g1-26", "--budget", "600m", "--", "-version"],
+    ["compare", "--policies", "g1-90,g1-27like", "--budget", "600m", "--", "-version"],
+    ["sweep", "--sizes", "256m", "--also", "g1-26", "--", "-version"],
+])
+def test_cli_fails_at_argument_time_without_jdk26(no_jdk26, argv, capsys):
+    from flexheap_harness.cli import main
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert "runs on OpenJDK 26" in err and "bash jdk/baseline/build-jdk26.sh" in err
+    assert "budget" not in out  # stopped before any run was set up
+
+
+def test_cli_run_config_takes_the_policys_jdk(tmp_path, monkeypatch):
+    from flexheap_harness.cli import build_parser, make_config_factory
+    jdk26 = _fake_jdk(tmp_path / "jdk-26", "26.0.2.1")
+    default = _fake_jdk(tmp_path / "flexheap-jdk", "25.0.3")
+    monkeypatch.setenv("FLEXHEAP_JDK26", str(jdk26))
+    args = build_parser().parse_args(["compare", "--budget", "600m", "--jdk", str(default)])
+    make = make_config_factory(args, ["-version"])
+    assert make("g1-27like", 1, tmp_path / "r1").jdk.home == jdk26
+    assert make("g1-90", 1, tmp_path / "r2").jdk.home == default
