@@ -7,8 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.flexheap.bench.query.QueryExecutor;
@@ -18,13 +16,16 @@ import org.flexheap.bench.query.QueryKind;
  * Paper's concurrent mixes (M3, M4): small-query clients run their queries back to
  * back, while batches of large queries arrive as a Poisson process and are served
  * by the large-query clients. The phase ends when both streams are done.
+ *
+ * <p>Large queries are timed from their batch's scheduled arrival (response time) and
+ * from the start of their service (service time), in separate histograms: the wait
+ * for a free client is part of what a user of the service sees. The small stream is
+ * a closed loop (no arrival schedule), so it has service time only.
  */
 final class ConcurrentMixPhase {
     record Config(QueryKind small, List<QueryKind> large, double batchRate, int batchSize) {}
 
     private record Task(QueryKind kind, String term) {}
-
-    private static final Task POISON = new Task(null, null);
 
     private ConcurrentMixPhase() {}
 
@@ -40,80 +41,75 @@ final class ConcurrentMixPhase {
         int batches = (large.size() + batchSize - 1) / batchSize;
         double[] arrivals = PoissonArrivals.times(batches, cfg.batchRate(), seed * 31 + 7);
 
-        Map<QueryKind, LatencyLog> lat = new EnumMap<>(QueryKind.class);
-        Map<QueryKind, AtomicLong> count = new EnumMap<>(QueryKind.class);
-        lat.put(cfg.small(), new LatencyLog());
-        count.put(cfg.small(), new AtomicLong());
+        // Large queries: task i arrives with its batch; times from the schedule (OpenLoop).
+        long[] due = new long[large.size()];
+        for (int i = 0; i < due.length; i++) due[i] = (long) (arrivals[i / batchSize] * 1e9);
+
+        Map<QueryKind, LatencyLog> service = new EnumMap<>(QueryKind.class);
+        Map<QueryKind, LatencyLog> response = new EnumMap<>(QueryKind.class);
+        service.put(cfg.small(), new LatencyLog());
         for (QueryKind k : cfg.large()) {
-            lat.put(k, new LatencyLog());
-            count.put(k, new AtomicLong());
+            service.put(k, new LatencyLog());
+            response.put(k, new LatencyLog());
         }
         AtomicLong done = new AtomicLong();
         AtomicInteger nextSmall = new AtomicInteger();
-        LinkedBlockingQueue<Task> queue = new LinkedBlockingQueue<>();
         double[] smallEnd = {0};
 
         Probe probe = Probe.start(name);
         long t0 = System.nanoTime();
         Clients pool = new Clients();
         try (Progress p = new Progress(name, done, smallCount + large.size(), null, null)) {
+            // Small stream: closed loop, each client's next query starts when its last one ends.
             pool.start(name + "-small", scale.smallClients(), (id, stop) -> {
                 int i;
                 while (!stop.get() && (i = nextSmall.getAndIncrement()) < smallCount) {
                     long q0 = System.nanoTime();
                     QueryExecutor.run(ctx.searcher, smallTerms.get(i), cfg.small().topN);
-                    lat.get(cfg.small()).add(System.nanoTime() - q0);
-                    count.get(cfg.small()).incrementAndGet();
+                    service.get(cfg.small()).add(System.nanoTime() - q0);
                     done.incrementAndGet();
                 }
                 synchronized (smallEnd) {
                     smallEnd[0] = Math.max(smallEnd[0], (System.nanoTime() - t0) / 1e9);
                 }
             });
-            pool.start(name + "-large", scale.largeClients(), (id, stop) -> {
-                while (!stop.get()) {
-                    Task t = queue.poll(100, TimeUnit.MILLISECONDS);
-                    if (t == null) continue;
-                    if (t == POISON) return;
-                    long q0 = System.nanoTime();
-                    QueryExecutor.run(ctx.searcher, t.term(), t.kind().topN);
-                    lat.get(t.kind()).add(System.nanoTime() - q0);
-                    count.get(t.kind()).incrementAndGet();
-                    done.incrementAndGet();
-                }
-            });
-            // Dispatcher: releases each batch at its Poisson arrival time.
-            try {
-                for (int b = 0; b < batches && !pool.stopFlag().get(); b++) {
-                    long due = t0 + (long) (arrivals[b] * 1e9);
-                    long wait = due - System.nanoTime();
-                    if (wait > 0) TimeUnit.NANOSECONDS.sleep(wait);
-                    int from = b * batchSize;
-                    queue.addAll(large.subList(from, Math.min(large.size(), from + batchSize)));
-                }
-            } catch (InterruptedException e) {
-                pool.fail(e);
-            }
-            for (int i = 0; i < scale.largeClients(); i++) queue.add(POISON);
+            // Large stream: open loop, batches arrive at their Poisson times whether or not
+            // the clients are free.
+            OpenLoop.start(pool, name + "-large", scale.largeClients(), large, due, t0, OpenLoop.SYSTEM,
+                    t -> QueryExecutor.run(ctx.searcher, t.term(), t.kind().topN),
+                    (t, serviceNs, responseNs) -> {
+                        service.get(t.kind()).add(serviceNs);
+                        response.get(t.kind()).add(responseNs);
+                        done.incrementAndGet();
+                    });
             pool.join();
         }
         long total = done.get();
         Probe.Delta d = probe.end(total);
 
-        LatencyLog all = new LatencyLog();
+        LatencyLog allService = new LatencyLog();
+        LatencyLog allResponse = new LatencyLog();
         Map<String, Object> classes = new LinkedHashMap<>();
-        for (Map.Entry<QueryKind, LatencyLog> e : lat.entrySet()) {
-            all.addAll(e.getValue());
+        for (Map.Entry<QueryKind, LatencyLog> e : service.entrySet()) {
+            LatencyLog svc = e.getValue();
+            LatencyLog rsp = response.get(e.getKey());
+            allService.addAll(svc);
             Map<String, Object> c = new LinkedHashMap<>();
-            long n = count.get(e.getKey()).get();
-            c.put("queries", n);
-            c.put("p50_ms", e.getValue().percentileMillis(50));
-            c.put("p99_ms", e.getValue().percentileMillis(99));
+            c.put("queries", svc.count());
+            c.put("p50_ms", svc.percentileMillis(50));
+            c.put("p99_ms", svc.percentileMillis(99));
+            c.put("arrivals", rsp == null ? "closed-loop" : "poisson-batches");
+            c.put("service_ms", svc.summary());
+            if (rsp != null) {
+                allResponse.addAll(rsp);
+                c.put("response_ms", rsp.summary());
+            }
             classes.put(e.getKey().name(), c);
         }
         List<Double> arrivalList = new ArrayList<>();
         for (double a : arrivals) arrivalList.add(Math.round(a * 1000) / 1000.0);
-        return new PhaseResult(name, total, d.seconds(), all, d)
+        return new PhaseResult(name, total, d.seconds(), allService, d)
+                .put("response_ms", allResponse.summary())
                 .put("small_clients", scale.smallClients())
                 .put("large_clients", scale.largeClients())
                 .put("small_end_s", smallEnd[0])

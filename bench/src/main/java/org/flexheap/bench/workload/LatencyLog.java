@@ -1,35 +1,66 @@
 package org.flexheap.bench.workload;
 
-import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
 
-/** Thread-safe, append-only list of per-query latencies in nanoseconds. */
+/**
+ * Per-query latencies in nanoseconds: client threads record into an HdrHistogram
+ * {@link Recorder} (wait-free, no lock between clients); the phase reads the
+ * accumulated {@link Histogram} when it is over. Values keep 3 significant digits
+ * (0.1% resolution) at any magnitude; the histogram resizes itself.
+ */
 final class LatencyLog {
-    private long[] nanos = new long[1024];
-    private int size;
+    static final int SIGNIFICANT_DIGITS = 3;
 
-    synchronized void add(long n) {
-        if (size == nanos.length) nanos = Arrays.copyOf(nanos, size * 2);
-        nanos[size++] = n;
+    private final Recorder recorder = new Recorder(SIGNIFICANT_DIGITS);
+    private final Histogram total = new Histogram(SIGNIFICANT_DIGITS);
+
+    /** Records one latency; callable from any thread. Negative values count as 0. */
+    void add(long nanos) {
+        recorder.recordValue(Math.max(0, nanos));
     }
 
-    synchronized int size() { return size; }
+    /** Everything recorded so far (moves the recorder's interval into the total). */
+    synchronized Histogram histogram() {
+        total.add(recorder.getIntervalHistogram());
+        return total;
+    }
 
-    synchronized void addAll(LatencyLog other) {
-        long[] o;
-        int n;
+    synchronized long count() { return histogram().getTotalCount(); }
+
+    void addAll(LatencyLog other) {
+        Histogram h;
         synchronized (other) {
-            o = other.nanos;
-            n = other.size;
+            h = other.histogram().copy();
         }
-        for (int i = 0; i < n; i++) add(o[i]);
+        synchronized (this) {
+            histogram().add(h);
+        }
     }
 
-    /** Nearest-rank percentile in milliseconds; 0 when empty. */
+    /** Percentile (0-100) in milliseconds: the histogram's value at it, 0 when empty. */
     synchronized double percentileMillis(double p) {
-        if (size == 0) return 0;
-        long[] sorted = Arrays.copyOf(nanos, size);
-        Arrays.sort(sorted);
-        int rank = (int) Math.ceil(p / 100.0 * size);
-        return sorted[Math.max(0, Math.min(size - 1, rank - 1))] / 1e6;
+        Histogram h = histogram();
+        return h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(p) / 1e6;
+    }
+
+    /**
+     * The figures every phase reports: count, p50/p90/p99/p99.9, max and mean in ms.
+     * JSON keys: {@code count p50_ms p90_ms p99_ms p999_ms max_ms mean_ms}.
+     */
+    synchronized Map<String, Object> summary() {
+        Histogram h = histogram();
+        Map<String, Object> m = new LinkedHashMap<>();
+        long n = h.getTotalCount();
+        m.put("count", n);
+        m.put("p50_ms", n == 0 ? 0.0 : h.getValueAtPercentile(50) / 1e6);
+        m.put("p90_ms", n == 0 ? 0.0 : h.getValueAtPercentile(90) / 1e6);
+        m.put("p99_ms", n == 0 ? 0.0 : h.getValueAtPercentile(99) / 1e6);
+        m.put("p999_ms", n == 0 ? 0.0 : h.getValueAtPercentile(99.9) / 1e6);
+        m.put("max_ms", n == 0 ? 0.0 : h.getMaxValue() / 1e6);
+        m.put("mean_ms", n == 0 ? 0.0 : h.getMean() / 1e6);
+        return m;
     }
 }

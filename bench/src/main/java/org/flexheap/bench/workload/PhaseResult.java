@@ -14,6 +14,9 @@ public final class PhaseResult {
         fields.put("throughput_qps", seconds > 0 ? queries / seconds : 0.0);
         fields.put("p50_ms", lat.percentileMillis(50));
         fields.put("p99_ms", lat.percentileMillis(99));
+        // p50_ms/p99_ms above are service times; the full set (count, p50/p90/p99/p99.9, max, mean)
+        // from the HdrHistogram. Phases with an arrival schedule (M3/M4) add "response_ms".
+        fields.put("service_ms", lat.summary());
         fields.put("gc_count", d.gc().count());
         fields.put("gc_time_ms", d.gc().pauseMillis());
         fields.put("gc_concurrent_ms", d.gc().concurrentMillis());

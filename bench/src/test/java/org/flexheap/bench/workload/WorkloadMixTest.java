@@ -70,7 +70,23 @@ class WorkloadMixTest {
                 long n = num((Map<String, Object>) classes.get(k.name()), "queries");
                 assertEquals(SCALE.queries(k), n, w + " " + k);
                 total += n;
+                Map<String, Object> c = (Map<String, Object>) classes.get(k.name());
+                Map<String, Object> svc = (Map<String, Object>) c.get("service_ms");
+                assertEquals(n, num(svc, "count"), w + " " + k + " service count");
+                if (k == w.classes.get(0)) {
+                    assertEquals("closed-loop", c.get("arrivals"));
+                    assertTrue(!c.containsKey("response_ms"), "a closed loop has no arrival schedule");
+                } else {
+                    Map<String, Object> rsp = (Map<String, Object>) c.get("response_ms");
+                    assertEquals(n, num(rsp, "count"), w + " " + k + " response count");
+                    for (String q : List.of("p50_ms", "p90_ms", "p99_ms", "p999_ms", "max_ms")) {
+                        assertTrue(dbl(rsp, q) >= dbl(svc, q) * 0.999, w + " " + k + " response >= service at " + q);
+                    }
+                }
             }
+            Map<String, Object> rsp = (Map<String, Object>) p.get("response_ms");
+            assertEquals(SCALE.queries(w.classes.get(1)) + SCALE.queries(w.classes.get(2)), num(rsp, "count"));
+            assertEquals(total, num((Map<String, Object>) p.get("service_ms"), "count"));
             assertEquals(total, num(p, "queries"));
             long largeQueries = SCALE.queries(QueryKind.M500k) + SCALE.queries(QueryKind.H500k);
             int batchSize = RunOptions.BATCHES_PER_CLIENT * 2;
@@ -100,6 +116,10 @@ class WorkloadMixTest {
     @SuppressWarnings("unchecked")
     static List<Map<String, Object>> phases(Map<String, Object> r) {
         return (List<Map<String, Object>>) r.get("phases");
+    }
+
+    static double dbl(Map<String, Object> m, String k) {
+        return ((Number) m.get(k)).doubleValue();
     }
 
     static long num(Map<String, Object> m, String k) {
