@@ -3,11 +3,18 @@
  * Overhead of the bpf probe on a context-switch-heavy program: two threads
  * pinned to one CPU ping-pong a byte over pipes (2 switches per round trip).
  * Modes, interleaved over several rounds, median reported:
- *   off        no iostall instance
- *   untracked  instance open, 8 idle threads registered, ping-pong not
- *   tracked    instance open, ping-pong threads + 8 idle threads registered
- * Then, with kernel.bpf_stats_enabled=1 for a moment, the probe's own run
- * time per invocation (= per context switch) from the kernel's BPF stats.
+ *   off        no program on sched_switch
+ *   empty      only an empty program on sched_switch (bench/floor.bpf.c):
+ *              the kernel's cost of running any tp_btf program
+ *   untracked  iostall open, 8 idle threads registered, ping-pong not
+ *   tracked    iostall open, ping-pong threads + 8 idle threads registered
+ * Each mode gives round trips/s and the two threads' own CPU time per
+ * context switch (CLOCK_THREAD_CPUTIME_ID): the CPU figure is robust to
+ * other load on the machine, the throughput is not.
+ * Then, with kernel.bpf_stats_enabled=1 for a moment, the kernel's run time
+ * of the probe and of the empty program per invocation (= per context
+ * switch), both attached at once; their difference is the probe's own cost
+ * without the stats clock reads.
  *   overhead [seconds_per_run=1] [rounds=7] [cpu=last]
  */
 #include <errno.h>
@@ -20,6 +27,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include "iostall.h"
+#include "floor.skel.h"
 
 #define NIDLE 8
 
@@ -29,9 +37,22 @@ static double secs = 1.0;
 struct pingpong {
 	int ab[2], ba[2];
 	struct iostall *st;	/* register both threads if set */
-	volatile int stop;
 	long trips;
+	uint64_t pong_cpu_ns;	/* pong thread's own CPU time */
 };
+
+struct result {
+	double trips_s;		/* round trips per second */
+	double cpu_ns_switch;	/* both threads' CPU ns per context switch */
+};
+
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
 
 static double now_s(void)
 {
@@ -53,47 +74,56 @@ static void pin(void)
 static void *pong(void *arg)
 {
 	struct pingpong *p = arg;
+	uint64_t c0;
 	char c;
 
 	pin();
+	c0 = cpu_ns();
 	if (p->st)
 		iostall_register(p->st, gettid());
 	while (read(p->ab[0], &c, 1) == 1 && c)
-		write(p->ba[1], &c, 1);
+		(void)!write(p->ba[1], &c, 1);
+	p->pong_cpu_ns = cpu_ns() - c0;
 	if (p->st)
 		iostall_unregister(p->st, gettid());
 	return NULL;
 }
 
-/* Round trips per second for one run. */
-static double run(struct iostall *st)
+/* One run: throughput and CPU time per switch. */
+static struct result run(struct iostall *st)
 {
 	struct pingpong p = { .st = st };
+	struct result r;
+	uint64_t c0, ping_cpu;
 	pthread_t t;
 	double t0, el;
 	char c = 1;
 
-	pipe(p.ab);
-	pipe(p.ba);
+	if (pipe(p.ab) || pipe(p.ba))
+		exit(1);
 	pthread_create(&t, NULL, pong, &p);
 	pin();
 	if (st)
 		iostall_register(st, gettid());
 	t0 = now_s();
+	c0 = cpu_ns();
 	do {
 		for (int i = 0; i < 1000; i++) {
-			write(p.ab[1], &c, 1);
-			read(p.ba[0], &c, 1);
+			(void)!write(p.ab[1], &c, 1);
+			(void)!read(p.ba[0], &c, 1);
 		}
 		p.trips += 1000;
 	} while ((el = now_s() - t0) < secs);
+	ping_cpu = cpu_ns() - c0;
 	c = 0;
-	write(p.ab[1], &c, 1);
+	(void)!write(p.ab[1], &c, 1);
 	pthread_join(t, NULL);
 	if (st)
 		iostall_unregister(st, gettid());
 	close(p.ab[0]); close(p.ab[1]); close(p.ba[0]); close(p.ba[1]);
-	return p.trips / el;
+	r.trips_s = p.trips / el;
+	r.cpu_ns_switch = (double)(ping_cpu + p.pong_cpu_ns) / (2.0 * p.trips);
+	return r;
 }
 
 static void *idle(void *arg)
@@ -116,8 +146,8 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Kernel-measured run time of our sched_switch program, ns per call. */
-static int probe_stats(unsigned long long *cnt, unsigned long long *ns)
+/* Kernel-measured run count and time of the programs called name. */
+static int prog_stats(const char *name, unsigned long long *cnt, unsigned long long *ns)
 {
 	__u32 id = 0;
 
@@ -130,7 +160,7 @@ static int probe_stats(unsigned long long *cnt, unsigned long long *ns)
 		if (fd < 0)
 			continue;
 		if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
-		    !strcmp(info.name, "iostall_switch")) {
+		    !strcmp(info.name, name)) {
 			*cnt += info.run_cnt;
 			*ns += info.run_time_ns;
 		}
@@ -158,15 +188,45 @@ static int sysctl_rw(const char *path, int val)
 	return old;
 }
 
+static void print_mode(const char *name, double *trips, double *cpu, int rounds,
+		       double off_trips, double off_cpu)
+{
+	double t = median(trips, rounds), c = median(cpu, rounds);
+
+	if (off_trips == 0) {
+		printf("  %-10s %10.0f trips/s            %7.1f cpu ns/switch\n", name, t, c);
+		return;
+	}
+	printf("  %-10s %10.0f trips/s  %+6.2f%%   %7.1f cpu ns/switch  %+6.1f ns  %+6.2f%%\n",
+	       name, t, 100 * (t / off_trips - 1), c, c - off_cpu,
+	       100 * (c / off_cpu - 1));
+}
+
+static struct iostall *open_with_idlers(pid_t *idle_tid)
+{
+	char why[256];
+	struct iostall *st = iostall_open(IOSTALL_BPF, why, sizeof(why));
+
+	if (!st) {
+		fprintf(stderr, "overhead: %s\n", why);
+		exit(1);
+	}
+	for (int i = 0; i < NIDLE; i++)
+		iostall_register(st, idle_tid[i]);
+	return st;
+}
+
 int main(int argc, char **argv)
 {
 	int rounds = 7, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	double off[32], untr[32], tr[32], m_off, m_untr, m_tr;
-	unsigned long long c0, n0, c1, n1;
+	double t_off[32], t_emp[32], t_untr[32], t_tr[32];
+	double c_off[32], c_emp[32], c_untr[32], c_tr[32];
+	unsigned long long pc0, pn0, pc1, pn1, fc0, fn0, fc1, fn1;
+	struct iostall_floor *floor;
 	struct iostall *st;
+	struct result r;
 	pthread_t idlers[NIDLE];
 	pid_t idle_tid[NIDLE] = {};
-	char why[256];
 	int old;
 
 	if (argc > 1)
@@ -175,58 +235,73 @@ int main(int argc, char **argv)
 		rounds = atoi(argv[2]);
 	if (rounds > 32)
 		rounds = 32;
+	if (rounds < 1)
+		rounds = 1;
 	cpu = argc > 3 ? atoi(argv[3]) : ncpu - 1;
 
-	st = iostall_open(IOSTALL_BPF, why, sizeof(why));
-	if (!st) {
-		fprintf(stderr, "overhead: %s\n", why);
-		return 1;
-	}
 	for (int i = 0; i < NIDLE; i++) {
 		pthread_create(&idlers[i], NULL, idle, &idle_tid[i]);
 		while (!__atomic_load_n(&idle_tid[i], __ATOMIC_ACQUIRE))
 			sched_yield();
-		iostall_register(st, idle_tid[i]);
 	}
-	/*
-	 * The probe is attached for the whole process lifetime once opened,
-	 * so "off" closes and reopens it: rounds interleave the three modes.
-	 */
-	for (int r = 0; r < rounds; r++) {
-		untr[r] = run(NULL);
-		tr[r] = run(st);
+	floor = iostall_floor__open_and_load();
+	if (!floor) {
+		fprintf(stderr, "overhead: cannot load the empty program\n");
+		return 1;
+	}
+	/* Programs stay attached while open, so each mode opens and closes. */
+	for (int i = 0; i < rounds; i++) {
+		r = run(NULL);
+		t_off[i] = r.trips_s, c_off[i] = r.cpu_ns_switch;
+		if (iostall_floor__attach(floor))
+			return 1;
+		r = run(NULL);
+		t_emp[i] = r.trips_s, c_emp[i] = r.cpu_ns_switch;
+		iostall_floor__detach(floor);
+		st = open_with_idlers(idle_tid);
+		r = run(NULL);
+		t_untr[i] = r.trips_s, c_untr[i] = r.cpu_ns_switch;
+		r = run(st);
+		t_tr[i] = r.trips_s, c_tr[i] = r.cpu_ns_switch;
 		iostall_close(st);
-		off[r] = run(NULL);
-		st = iostall_open(IOSTALL_BPF, why, sizeof(why));
-		for (int i = 0; i < NIDLE; i++)
-			iostall_register(st, idle_tid[i]);
-		fprintf(stderr, "round %d: off %.0f untracked %.0f tracked %.0f trips/s\n",
-			r, off[r], untr[r], tr[r]);
+		fprintf(stderr, "round %d: trips/s off %.0f empty %.0f untracked %.0f tracked %.0f; cpu ns/switch %.1f %.1f %.1f %.1f\n",
+			i, t_off[i], t_emp[i], t_untr[i], t_tr[i], c_off[i], c_emp[i],
+			c_untr[i], c_tr[i]);
 	}
-	m_off = median(off, rounds);
-	m_untr = median(untr, rounds);
-	m_tr = median(tr, rounds);
-	printf("ping-pong on cpu %d, %d rounds x %.1f s, median round trips/s (2 switches each):\n",
+	printf("ping-pong on cpu %d, %d rounds x %.1f s, medians (2 context switches per round trip):\n",
 	       cpu, rounds, secs);
-	printf("  off        %10.0f\n", m_off);
-	printf("  untracked  %10.0f  %+.2f%%  (%+.0f ns/switch)\n", m_untr,
-	       100 * (m_untr / m_off - 1), (1 / m_untr - 1 / m_off) * 1e9 / 2);
-	printf("  tracked    %10.0f  %+.2f%%  (%+.0f ns/switch)\n", m_tr,
-	       100 * (m_tr / m_off - 1), (1 / m_tr - 1 / m_off) * 1e9 / 2);
+	print_mode("off", t_off, c_off, rounds, 0, 0);
+	{
+		double mt = median(t_off, rounds), mc = median(c_off, rounds);
+
+		print_mode("empty", t_emp, c_emp, rounds, mt, mc);
+		print_mode("untracked", t_untr, c_untr, rounds, mt, mc);
+		print_mode("tracked", t_tr, c_tr, rounds, mt, mc);
+	}
 
 	old = sysctl_rw("/proc/sys/kernel/bpf_stats_enabled", 1);
 	if (old >= 0) {
+		st = open_with_idlers(idle_tid);
+		iostall_floor__attach(floor);
 		for (int tracked = 0; tracked < 2; tracked++) {
-			probe_stats(&c0, &n0);
+			prog_stats("iostall_switch", &pc0, &pn0);
+			prog_stats("iostall_floor", &fc0, &fn0);
 			run(tracked ? st : NULL);
-			probe_stats(&c1, &n1);
-			if (c1 > c0)
-				printf("  probe run time (kernel bpf_stats), ping-pong %s: %.1f ns per context switch over %llu switches\n",
-				       tracked ? "tracked" : "untracked",
-				       (double)(n1 - n0) / (c1 - c0), c1 - c0);
+			prog_stats("iostall_switch", &pc1, &pn1);
+			prog_stats("iostall_floor", &fc1, &fn1);
+			if (pc1 > pc0 && fc1 > fc0) {
+				double p = (double)(pn1 - pn0) / (pc1 - pc0);
+				double f = (double)(fn1 - fn0) / (fc1 - fc0);
+
+				printf("  kernel bpf_stats, ping-pong %-9s: probe %.1f ns, empty program %.1f ns, probe's own cost %.1f ns per context switch (%llu switches)\n",
+				       tracked ? "tracked" : "untracked", p, f, p - f,
+				       pc1 - pc0);
+			}
 		}
 		sysctl_rw("/proc/sys/kernel/bpf_stats_enabled", old);
+		iostall_floor__detach(floor);
+		iostall_close(st);
 	}
-	iostall_close(st);
+	iostall_floor__destroy(floor);
 	return 0;
 }
