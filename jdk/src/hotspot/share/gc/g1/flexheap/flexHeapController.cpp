@@ -3,6 +3,8 @@
 
 #include "gc/g1/flexheap/flexHeapStep.hpp"
 
+#include <math.h>
+
 // Reasons, indexed by the guard that chose the action (0 costDown, 1 costUp;
 // +2 when the negligible-cost rule turned the direction) and by the outcome
 // of the step: [acted, 0 bytes because at the limit, 0 bytes because no free regions].
@@ -19,8 +21,24 @@ static const char* const flexheap_shrink_reasons[4][3] = {
   { "costUp,gcNegligible",   "costUp,gcNegligible,atMin",   "costUp,gcNegligible,noFree" }
 };
 
+// Balance policy reasons: [rule: 0 balance, 1 gcGoal][outcome].
+enum { BalanceGrow, BalanceGrowAtMax, BalanceShrink, BalanceShrinkAtMin, BalanceShrinkNoFree, BalanceSteady };
+static const char* const flexheap_balance_reasons[2][6] = {
+  { "balance,grow", "balance,grow,atMax", "balance,shrink", "balance,shrink,atMin",
+    "balance,shrink,noFree", "balance,steady" },
+  { "gcGoal,grow",  "gcGoal,grow,atMax",  "gcGoal,shrink",  "gcGoal,shrink,atMin",
+    "gcGoal,shrink,noFree",  "gcGoal,steady" }
+};
+
+const double FlexHeapController::SignificantIOFractionOfGoal = 0.25;
+const double FlexHeapController::GoalLowFraction = 0.5;
+const double FlexHeapController::GoalAimFraction = 0.75;
+const double FlexHeapController::GoalFloorFraction = 0.25;
+const double FlexHeapController::DeadBandFraction = 0.02;
+
 static FlexHeapConfig flexheap_sanitize(const FlexHeapConfig& cfg) {
   FlexHeapConfig c = cfg;
+  if (!(c.gc_time_ratio >= 1.0)) c.gc_time_ratio = 1.0;
   if (c.history_length < 1) c.history_length = 1;
   if (c.history_length > FlexHeapCostHistory::MaxLength) c.history_length = FlexHeapCostHistory::MaxLength;
   if (!(c.min_scale > 0.0)) c.min_scale = 0.0;
@@ -35,6 +53,10 @@ static FlexHeapConfig flexheap_sanitize(const FlexHeapConfig& cfg) {
 FlexHeapController::FlexHeapController(const FlexHeapConfig& cfg) :
   _cfg(flexheap_sanitize(cfg)),
   _history(_cfg.history_length),
+  _window(_cfg.history_length),
+  _has_last(false),
+  _last_headroom(0.0),
+  _last_cache(0.0),
   // Start in WaitGrow with no grow recorded, so growUsed holds: as if the
   // initial heap had been fully used, the way G1 starts small and grows.
   _state(FlexHeapState::WaitGrow),
@@ -65,12 +87,22 @@ FlexHeapDecision FlexHeapController::decide(const FlexHeapSample& s) {
   d.state = _state;
   d.action = FlexHeapAction::None;
 
+  if (_cfg.policy == FlexHeapPolicyKind::Balance) {
+    decide_balance(s, d);
+  } else {
+    decide_paper(s, cur, d);
+  }
+  return d;
+}
+
+void FlexHeapController::decide_paper(const FlexHeapSample& s, const FlexHeapCostAverages& cur,
+                                      FlexHeapDecision& d) {
   if (!_has_prev) {
     // No average at t-1 to compare with: nothing to decide yet.
     _has_prev = true;
     _prev = cur;
     d.reason = "warmup";
-    return d;
+    return;
   }
 
   FlexHeapCostAverages prev = _prev;
@@ -167,13 +199,128 @@ FlexHeapDecision FlexHeapController::decide(const FlexHeapSample& s) {
   // FSM, so the controller keeps its direction.
   _state = target;
   d.state = target;
-  return d;
+}
+
+void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecision& d) {
+  const double region = (double)s.region_size;
+  const double committed = (double)s.committed;
+  const double used_after = (double)(s.used_after < s.committed ? s.used_after : s.committed);
+  // A full heap still has the GC's allocation region: never model less than one region.
+  const double headroom = committed - used_after > region ? committed - used_after : region;
+  const double cache = (double)s.page_cache;
+  const double wall = (s.t_mut > 0.0 ? s.t_mut : 0.0) + (s.t_stw > 0.0 ? s.t_stw : 0.0);
+
+  if (!_has_last) {
+    // The interval before the first pause has no known headroom.
+    _has_last = true;
+    _last_headroom = headroom;
+    _last_cache = cache;
+    d.reason = "warmup";
+    return;
+  }
+  // The interval's GC cost was set by the headroom left after the previous
+  // pause, and its I/O by the page cache then.
+  _window.add(wall, d.c_gc, d.c_io, _last_headroom, _last_cache,
+              s.cache_signals ? s.read_bytes : -1.0, s.cache_signals ? s.refault_bytes : -1.0);
+  _last_headroom = headroom;
+  _last_cache = cache;
+
+  const double cores = (double)(s.cores < s.mutators ? s.cores : s.mutators);
+  const double mut_cores = cores >= 1.0 ? cores : 1.0;
+  const double goal = 1.0 / (1.0 + _cfg.gc_time_ratio);
+  // Without refault figures every stall counts as one more cache could save (the paper's view).
+  d.refault_fraction = _window.refault_fraction(1.0);
+  d.gc_rate = _window.gc_rate();
+  d.io_rate = s.io_available ? _window.io_rate() : 0.0;
+  const double a = _window.gc_coefficient();
+  const double b = s.io_available ? _window.io_coefficient() * d.refault_fraction : 0.0;
+  const double recoverable_share = d.io_rate * d.refault_fraction / mut_cores;
+  const double gc_share = d.gc_rate / mut_cores;
+
+  int rule;
+  double target_headroom;
+  if (recoverable_share >= SignificantIOFractionOfGoal * goal) {
+    rule = 0;
+    target_headroom = flexheap_balance_headroom(a, b, headroom + cache);
+    double cap = flexheap_goal_headroom(a, GoalFloorFraction * goal, mut_cores);
+    if (target_headroom > cap) {
+      target_headroom = cap;
+    }
+  } else {
+    rule = 1;
+    bool outside = gc_share > goal || gc_share < GoalLowFraction * goal;
+    target_headroom = outside ? flexheap_goal_headroom(a, GoalAimFraction * goal, mut_cores) : headroom;
+  }
+
+  // Keep room for G1's eden target, and stay within [-Xms, max heap].
+  double lowest = used_after + (double)s.eden_target_regions * region;
+  if (lowest < (double)s.min_capacity) {
+    lowest = (double)s.min_capacity;
+  }
+  double target = used_after + target_headroom;
+  if (target < lowest) target = lowest;
+  if (target > (double)s.max_capacity) target = (double)s.max_capacity;
+  d.target = (size_t)target;
+
+  const double delta = target - committed;
+  const double dead_band = DeadBandFraction * committed > region ? DeadBandFraction * committed : region;
+  int outcome;
+  if (fabs(delta) < dead_band) {
+    outcome = BalanceSteady;
+  } else if (delta > 0.0) {
+    // At most double per decision (the model extrapolates from the current
+    // size): Alg. 2's min(100% of the uncommitted heap, committed), region-aligned.
+    size_t bytes = flexheap_grow_bytes(s.committed, s.max_capacity, s.region_size, 100.0, 1.0, 0);
+    size_t want = (size_t)delta;
+    if (s.region_size > 0 && want % s.region_size != 0) {
+      want += s.region_size - want % s.region_size;
+    }
+    if (want < bytes) {
+      bytes = want;
+    }
+    outcome = bytes > 0 ? BalanceGrow : BalanceGrowAtMax;
+    if (bytes > 0) {
+      d.action = FlexHeapAction::Grow;
+      d.bytes = bytes;
+      _state = FlexHeapState::WaitGrow;
+    }
+  } else {
+    // The GC goal shrinks halfway, as gently as stock G1; an I/O-driven shrink
+    // goes all the way, since the page cache is waiting for the memory.
+    double want = rule == 1 ? -delta * 0.5 : -delta;
+    size_t budget = flexheap_shrink_bytes(s.committed, s.min_capacity, s.region_size,
+                                          s.free_regions, s.eden_target_regions, 1.0, 0);
+    size_t bytes = (size_t)want;
+    if (s.region_size > 0) {
+      bytes -= bytes % s.region_size;
+    }
+    if (bytes > budget) {
+      bytes = budget;
+    }
+    if (bytes > 0) {
+      outcome = BalanceShrink;
+      d.action = FlexHeapAction::Shrink;
+      d.bytes = bytes;
+      _state = FlexHeapState::WaitShrink;
+    } else {
+      bool at_min = s.committed <= s.min_capacity || s.committed - s.min_capacity < s.region_size;
+      outcome = at_min ? BalanceShrinkAtMin : BalanceShrinkNoFree;
+    }
+  }
+  d.scale = d.action == FlexHeapAction::None ? 0.0 : 1.0;
+  d.reason = flexheap_balance_reasons[rule][outcome];
+  d.state = _state;
 }
 
 void FlexHeapController::record_applied(FlexHeapAction action, size_t applied_bytes,
                                         const FlexHeapSample& s) {
   // An applied action puts the FSM in its wait state (Fig. 4), also when the
   // glue acted on its own (e.g. G1's free-ratio floor after a full GC).
+  if (_has_last && applied_bytes > 0) {
+    // Balance: the next interval runs with the resized headroom.
+    double h = _last_headroom + (action == FlexHeapAction::Grow ? (double)applied_bytes : -(double)applied_bytes);
+    _last_headroom = h > (double)s.region_size ? h : (double)s.region_size;
+  }
   if (action == FlexHeapAction::Grow) {
     if (applied_bytes > 0) _state = FlexHeapState::WaitGrow;
     _has_grow = applied_bytes > 0;
@@ -191,6 +338,14 @@ const char* FlexHeapController::state_name(FlexHeapState s) {
   switch (s) {
     case FlexHeapState::WaitGrow:   return "WaitGrow";
     case FlexHeapState::WaitShrink: return "WaitShrink";
+  }
+  return "unknown";
+}
+
+const char* FlexHeapController::policy_name(FlexHeapPolicyKind p) {
+  switch (p) {
+    case FlexHeapPolicyKind::Balance: return "balance";
+    case FlexHeapPolicyKind::Paper:   return "paper";
   }
   return "unknown";
 }

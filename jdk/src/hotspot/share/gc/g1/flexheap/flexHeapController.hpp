@@ -2,6 +2,7 @@
 #ifndef SHARE_GC_G1_FLEXHEAP_FLEXHEAPCONTROLLER_HPP
 #define SHARE_GC_G1_FLEXHEAP_FLEXHEAPCONTROLLER_HPP
 
+#include "gc/g1/flexheap/flexHeapBalance.hpp"
 #include "gc/g1/flexheap/flexHeapCostModel.hpp"
 
 #include <stddef.h>
@@ -60,7 +61,9 @@ struct FlexHeapDecision {
   FlexHeapState  state;         // state after this decision
   FlexHeapAction action;
   size_t         bytes;         // region-aligned, already clamped to [min_capacity, max_capacity]; 0 if None
-  const char*    reason;        // static string: "warmup", or the guard, e.g. "costUp,gcBias",
+  const char*    reason;        // static string: "warmup"; balance policy: "balance,grow|shrink|steady"
+                                // (I/O-driven) or "gcGoal,grow|shrink|steady" (GC-CPU goal), suffixed
+                                // like the paper's; paper policy: the guard, e.g. "costUp,gcBias",
                                 // "costDown,growUsed", "costDown,ioSlack", "costUp,gcNegligible"
                                 // (the direction turned by negligible_percent); a step of 0 bytes
                                 // turns the action into None and appends ",atMax" (grow),
@@ -95,10 +98,32 @@ class FlexHeapController {
   const FlexHeapConfig& config() const { return _cfg; }  // after clamping
   static const char* state_name(FlexHeapState s);
   static const char* action_name(FlexHeapAction a);
+  static const char* policy_name(FlexHeapPolicyKind p);
+
+  // Balance policy tuning (fixed; see flexHeapBalance.hpp for the model).
+  // The recoverable I/O cost must reach this fraction of the GC-CPU goal
+  // before it steers the heap: below it the GC goal rules, as in stock G1.
+  static const double SignificantIOFractionOfGoal;
+  // Within [GoalLowFraction, 1] x goal the GC goal rule does not act; outside
+  // it aims for GoalAimFraction x goal (hysteresis against ping-pong).
+  static const double GoalLowFraction;
+  static const double GoalAimFraction;
+  // The I/O-driven rule never grows past the headroom at which the GC cost
+  // would fall to this fraction of the goal: beyond it more heap buys nothing.
+  static const double GoalFloorFraction;
+  // Ignore a change smaller than this fraction of the committed heap.
+  static const double DeadBandFraction;
 
  private:
+  void decide_paper(const FlexHeapSample& s, const FlexHeapCostAverages& cur, FlexHeapDecision& d);
+  void decide_balance(const FlexHeapSample& s, FlexHeapDecision& d);
+
   FlexHeapConfig       _cfg;
   FlexHeapCostHistory  _history;
+  FlexHeapBalanceWindow _window;
+  bool                 _has_last;            // balance: _last_headroom/_last_cache are set
+  double               _last_headroom;       // bytes of headroom after the previous pause (and its resize)
+  double               _last_cache;          // page cache at the previous pause
   FlexHeapState        _state;
   bool                 _has_prev;            // an average at t-1 exists
   FlexHeapCostAverages _prev;

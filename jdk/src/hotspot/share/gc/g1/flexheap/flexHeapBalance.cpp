@@ -1,0 +1,129 @@
+/*
+ * Copyright (c) 2026, FlexHeap contributors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  Oracle designates this
+ * particular file as subject to the "Classpath" exception as provided
+ * by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+#include "gc/g1/flexheap/flexHeapBalance.hpp"
+
+#include <math.h>
+
+const unsigned FlexHeapBalanceWindow::MaxLength;
+
+// x if it is positive, else 0 (also for NaN).
+static double flexheap_balance_nonneg(double x) {
+  return x > 0.0 ? x : 0.0;
+}
+
+FlexHeapBalanceWindow::FlexHeapBalanceWindow(unsigned length) :
+  _length(length < 1 ? 1 : (length > MaxLength ? MaxLength : length)),
+  _count(0),
+  _next(0) {
+  for (unsigned i = 0; i < MaxLength; i++) {
+    _wall[i] = _gc[i] = _io[i] = _gc_h[i] = _io_c[i] = _refault[i] = 0.0;
+    _read[i] = -1.0;
+  }
+}
+
+void FlexHeapBalanceWindow::add(double wall, double c_gc, double c_io, double headroom, double cache,
+                                double read_bytes, double refault_bytes) {
+  double gc = flexheap_balance_nonneg(c_gc);
+  double io = flexheap_balance_nonneg(c_io);
+  _wall[_next] = flexheap_balance_nonneg(wall);
+  _gc[_next] = gc;
+  _io[_next] = io;
+  _gc_h[_next] = gc * flexheap_balance_nonneg(headroom);
+  _io_c[_next] = io * flexheap_balance_nonneg(cache);
+  bool known = refault_bytes >= 0.0 && read_bytes >= 0.0;
+  _read[_next] = known ? read_bytes : -1.0;
+  _refault[_next] = known ? refault_bytes : 0.0;
+  if (++_next == _length) {
+    _next = 0;
+  }
+  if (_count < _length) {
+    _count++;
+  }
+}
+
+double FlexHeapBalanceWindow::sum(const double* values) const {
+  // Oldest to newest, so the result does not depend on the ring position.
+  double s = 0.0;
+  unsigned i = (_next + _length - _count) % _length;
+  for (unsigned n = 0; n < _count; n++) {
+    s += values[i];
+    if (++i == _length) {
+      i = 0;
+    }
+  }
+  return s;
+}
+
+double FlexHeapBalanceWindow::wall() const {
+  return sum(_wall);
+}
+
+static double flexheap_per_wall(double total, double wall) {
+  return wall > 0.0 ? total / wall : 0.0;
+}
+
+double FlexHeapBalanceWindow::gc_rate() const        { return flexheap_per_wall(sum(_gc), wall()); }
+double FlexHeapBalanceWindow::io_rate() const        { return flexheap_per_wall(sum(_io), wall()); }
+double FlexHeapBalanceWindow::gc_coefficient() const { return flexheap_per_wall(sum(_gc_h), wall()); }
+double FlexHeapBalanceWindow::io_coefficient() const { return flexheap_per_wall(sum(_io_c), wall()); }
+
+double FlexHeapBalanceWindow::refault_fraction(double unknown) const {
+  double read = 0.0, refault = 0.0;
+  bool any = false;
+  unsigned i = (_next + _length - _count) % _length;
+  for (unsigned n = 0; n < _count; n++) {
+    if (_read[i] >= 0.0) {
+      any = true;
+      read += _read[i];
+      refault += _refault[i];
+    }
+    if (++i == _length) {
+      i = 0;
+    }
+  }
+  if (!any) {
+    return unknown;
+  }
+  if (!(read > 0.0)) {
+    return 0.0;   // nothing was read: more cache cannot save anything
+  }
+  double f = refault / read;
+  return f < 1.0 ? f : 1.0;
+}
+
+double flexheap_balance_headroom(double gc_coefficient, double io_coefficient, double total) {
+  double a = flexheap_balance_nonneg(gc_coefficient);
+  double b = flexheap_balance_nonneg(io_coefficient);
+  double t = flexheap_balance_nonneg(total);
+  if (a == 0.0) {
+    return 0.0;
+  }
+  double ra = sqrt(a);
+  return t * ra / (ra + sqrt(b));
+}
+
+double flexheap_goal_headroom(double gc_coefficient, double share, double cores) {
+  if (!(share > 0.0) || !(cores > 0.0)) {
+    return 0.0;
+  }
+  return flexheap_balance_nonneg(gc_coefficient) / (share * cores);
+}

@@ -1,0 +1,90 @@
+/*
+ * Copyright (c) 2026, FlexHeap contributors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  Oracle designates this
+ * particular file as subject to the "Classpath" exception as provided
+ * by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+#ifndef SHARE_GC_G1_FLEXHEAP_FLEXHEAPBALANCE_HPP
+#define SHARE_GC_G1_FLEXHEAP_FLEXHEAPBALANCE_HPP
+
+#include <stddef.h>
+
+// The balance policy's model (FlexHeapPolicy=balance, the default). Pure
+// logic, unit tested outside HotSpot.
+//
+// GC cost falls as 1/headroom (headroom H = committed - used after the GC: a
+// young GC runs every H bytes of allocation), and the part of the I/O stall
+// that more page cache would avoid falls as 1/cache (C = page cache bytes).
+// Each interval is reduced to two size-independent coefficients,
+//   A = (GC cost per second) * H,  B = (recoverable I/O cost per second) * C,
+// where "recoverable" is the share of the bytes read that were page-cache
+// refaults. With H + C = T fixed by the budget, A/H + B/(T - H) is least at
+//   H* = T * sqrt(A) / (sqrt(A) + sqrt(B))
+// (the square-root rule of MemBalancer, with the page cache as the second
+// heap). Because A and B do not depend on the size they were measured at,
+// the window stays valid across resizes and one step can go all the way.
+// Without a recoverable I/O cost the heap follows a GC-CPU goal instead, as
+// JDK 26's G1 does with GCTimeRatio: H_goal = A / (goal * cores).
+
+class FlexHeapBalanceWindow {
+ public:
+  static const unsigned MaxLength = 100;
+
+  // length is clamped to [1, MaxLength].
+  explicit FlexHeapBalanceWindow(unsigned length);
+
+  // One interval: wall time (s), GC and I/O cost (CPU s), headroom and page
+  // cache (bytes) at its start, and the bytes read and refaulted in it
+  // (refault < 0: unknown, the interval does not count toward the refault share).
+  void add(double wall, double c_gc, double c_io, double headroom, double cache,
+           double read_bytes, double refault_bytes);
+  unsigned count() const { return _count; }
+
+  double wall() const;            // summed wall time of the window (s)
+  double gc_rate() const;         // sum(C_gc) / sum(wall)
+  double io_rate() const;         // sum(C_io) / sum(wall)
+  double gc_coefficient() const;  // A: sum(C_gc * H) / sum(wall)
+  double io_coefficient() const;  // sum(C_io * C) / sum(wall); B = this * refault_fraction()
+  // Share of the bytes read that refaulted, in [0, 1]; `unknown` if no
+  // interval of the window knew it.
+  double refault_fraction(double unknown) const;
+
+ private:
+  double   _wall[MaxLength];
+  double   _gc[MaxLength];
+  double   _io[MaxLength];
+  double   _gc_h[MaxLength];
+  double   _io_c[MaxLength];
+  double   _read[MaxLength];     // < 0: unknown
+  double   _refault[MaxLength];
+  unsigned _length;
+  unsigned _count;
+  unsigned _next;
+
+  double sum(const double* values) const;
+};
+
+// H* of the square-root rule for a flexible total T = H + C (bytes). 0 if A
+// is 0, T if B is 0 (and A > 0).
+double flexheap_balance_headroom(double gc_coefficient, double io_coefficient, double total);
+
+// Headroom at which the GC cost per second is `share` of `cores` CPUs:
+// A / (share * cores). 0 for a non-positive share or core count.
+double flexheap_goal_headroom(double gc_coefficient, double share, double cores);
+
+#endif // SHARE_GC_G1_FLEXHEAP_FLEXHEAPBALANCE_HPP
