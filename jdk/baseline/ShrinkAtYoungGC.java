@@ -1,0 +1,48 @@
+/*
+ * A 20-second G1 program for jdk/baseline/check-jdk26.sh: 6 s with a large live
+ * set and a high allocation rate (the heap grows), then 14 s with almost nothing
+ * live and a steady allocation rate (GC CPU use is tiny). OpenJDK 26's G1
+ * shrinks the heap at young GCs in the second phase; OpenJDK 25's G1 resizes only
+ * at remark and full GCs, so its committed heap stays where phase 1 left it.
+ *
+ * Usage: java ShrinkAtYoungGC.java [seconds]   (default 20)
+ */
+import java.util.ArrayDeque;
+
+public class ShrinkAtYoungGC {
+    static volatile Object sink;
+
+    public static void main(String[] args) throws InterruptedException {
+        double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 20.0;
+        long start = System.nanoTime();
+        long growEnd = start + (long) (seconds * 0.3e9);
+        long end = start + (long) (seconds * 1e9);
+
+        // Phase 1: keep ~300 MB live in 64 KB arrays (FIFO), churn 1 KB garbage.
+        ArrayDeque<byte[]> live = new ArrayDeque<>();
+        final int chunk = 64 << 10;
+        final int liveChunks = (300 << 20) / chunk;
+        while (System.nanoTime() < growEnd) {
+            live.addLast(new byte[chunk]);
+            if (live.size() > liveChunks) {
+                live.removeFirst();
+            }
+            for (int i = 0; i < 64; i++) {
+                sink = new byte[1024];
+            }
+        }
+        System.out.println("phase 1 done: live set " + (live.size() * (long) chunk >> 20) + " MB");
+        live = null;
+
+        // Phase 2: ~300 MB/s of short-lived garbage: 4 MB, then a 10 ms sleep.
+        long allocated = 0;
+        while (System.nanoTime() < end) {
+            for (int i = 0; i < 4096; i++) {
+                sink = new byte[1024];
+            }
+            allocated += 4096 * 1024;
+            Thread.sleep(10);
+        }
+        System.out.println("phase 2 done: allocated " + (allocated >> 20) + " MB");
+    }
+}
