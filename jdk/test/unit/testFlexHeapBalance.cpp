@@ -205,14 +205,14 @@ TEST(FlexHeapBalanceController, NoStallSourceGrowsToTheGcGoal) {
   FlexHeapDecision d = j.step(c);
   EXPECT_STREQ("gcGoal,grow", d.reason);
   EXPECT_EQ(FlexHeapAction::Grow, d.action);
-  // Aim: 0.75 x 4% = 3% -> headroom 200 MiB x 10/3 = 666.7 MiB; growth at most doubles (300 MiB).
+  // Aim: 4% -> headroom 200 MiB x 10/4 = 500 MiB; growth at most doubles (300 MiB).
   EXPECT_EQ(300 * MiB, d.bytes);
-  EXPECT_NEAR(100.0 + 666.67, (double)d.target / MiB, 1.0);
+  EXPECT_NEAR(100.0 + 500.0, (double)d.target / MiB, 1.0);
 }
 
 TEST(FlexHeapBalanceController, NoStallSourceShrinksWhenGcIsCheap) {
   // The defect of the paper's FSM without a stall source: a ratchet. Here a
-  // GC cost of 0.5% (below half the goal) gives memory back, halfway per step.
+  // GC cost of 0.5% (below the band) gives memory back, halfway per step.
   FlexHeapController c(balance_config());
   SyntheticJvm j = jvm(0.005, 0.0, 0.0);
   j.io_available = false;
@@ -220,13 +220,13 @@ TEST(FlexHeapBalanceController, NoStallSourceShrinksWhenGcIsCheap) {
   FlexHeapDecision d = j.step(c);
   EXPECT_STREQ("gcGoal,shrink", d.reason);
   EXPECT_EQ(FlexHeapAction::Shrink, d.action);
-  // Aim 3%: headroom 200 x 0.5/3 = 33.3 MiB; halfway from 200 MiB: 83 MiB.
-  EXPECT_EQ(83 * MiB, d.bytes);
+  // Aim 4%: headroom 200 x 0.5/4 = 25 MiB; halfway from 200 MiB: 87.5 -> 87 MiB.
+  EXPECT_EQ(87 * MiB, d.bytes);
 }
 
 TEST(FlexHeapBalanceController, NoStallSourceWithinTheBandIsSteady) {
   FlexHeapController c(balance_config());
-  SyntheticJvm j = jvm(0.03, 0.0, 0.0);
+  SyntheticJvm j = jvm(0.045, 0.0, 0.0);
   j.io_available = false;
   j.step(c);
   FlexHeapDecision d = j.step(c);
@@ -235,8 +235,8 @@ TEST(FlexHeapBalanceController, NoStallSourceWithinTheBandIsSteady) {
 }
 
 TEST(FlexHeapBalanceController, GoalBandBoundaries) {
-  // Exactly the goal and exactly half of it are inside the band.
-  for (double share : { 0.04, 0.02 }) {
+  // The band's edges, 1.25 and 0.75 x the 4% goal, are inside it.
+  for (double share : { 0.05, 0.03 }) {
     FlexHeapController c(balance_config());
     SyntheticJvm j = jvm(share * 0.999999 + share * 0.000001, 0.0, 0.0);
     j.io_available = false;
@@ -247,7 +247,7 @@ TEST(FlexHeapBalanceController, GoalBandBoundaries) {
 
 TEST(FlexHeapBalanceController, ScanThatMissesAtAnySizeDoesNotShrink) {
   // Heavy I/O but no refaults: more page cache would not save a read, so the
-  // GC goal rules (here: steady at 3%), not an I/O-driven shrink.
+  // GC goal rules (here: steady at 3%, inside the band), not an I/O-driven shrink.
   FlexHeapController c(balance_config());
   SyntheticJvm j = jvm(0.03, 0.40, 0.0);
   j.step(c);
@@ -327,7 +327,7 @@ TEST(FlexHeapBalanceController, GrowAtMax) {
 
 TEST(FlexHeapBalanceController, DeadBandIgnoresSmallChanges) {
   FlexHeapController c(balance_config());
-  SyntheticJvm j = jvm(0.0411, 0.0, 0.0);    // just above the goal: aim 3% is +37%, acts
+  SyntheticJvm j = jvm(0.0505, 0.0, 0.0);    // just above the band: aim 4% is +26%, acts
   j.io_available = false;
   j.step(c);
   EXPECT_EQ(FlexHeapAction::Grow, j.step(c).action);
@@ -401,12 +401,14 @@ TEST(FlexHeapBalanceController, IoRuleDoesNotGrowPastTheGcFloor) {
   EXPECT_NEAR(300.0 * MiB, (double)d.target, 1.0 * MiB);
 }
 
-TEST(FlexHeapBalanceController, JustBelowHalfTheGoalShrinks) {
-  FlexHeapController c(balance_config());
-  SyntheticJvm j = jvm(0.019, 0.0, 0.0);
-  j.io_available = false;
-  j.step(c);
-  EXPECT_STREQ("gcGoal,shrink", j.step(c).reason);
+TEST(FlexHeapBalanceController, JustOutsideTheBandActs) {
+  for (double share : { 0.0505, 0.0295 }) {
+    FlexHeapController c(balance_config());
+    SyntheticJvm j = jvm(share, 0.0, 0.0);
+    j.io_available = false;
+    j.step(c);
+    EXPECT_STREQ(share > 0.04 ? "gcGoal,grow" : "gcGoal,shrink", j.step(c).reason) << share;
+  }
 }
 
 TEST(FlexHeapBalanceController, TargetIsStableAcrossAResize) {

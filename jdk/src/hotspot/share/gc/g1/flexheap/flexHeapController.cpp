@@ -31,8 +31,9 @@ static const char* const flexheap_balance_reasons[2][6] = {
 };
 
 const double FlexHeapController::SignificantIOFractionOfGoal = 0.25;
-const double FlexHeapController::GoalLowFraction = 0.5;
-const double FlexHeapController::GoalAimFraction = 0.75;
+const double FlexHeapController::GoalLowFraction = 0.75;   // JDK 26: G1CPUUsageDeviationPercent 25
+const double FlexHeapController::GoalHighFraction = 1.25;
+const double FlexHeapController::GoalAimFraction = 1.0;
 const double FlexHeapController::GoalFloorFraction = 0.25;
 const double FlexHeapController::DeadBandFraction = 0.02;
 
@@ -248,7 +249,7 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
     }
   } else {
     rule = 1;
-    bool outside = gc_share > goal || gc_share < GoalLowFraction * goal;
+    bool outside = gc_share > GoalHighFraction * goal || gc_share < GoalLowFraction * goal;
     target_headroom = outside ? flexheap_goal_headroom(a, GoalAimFraction * goal, mut_cores) : headroom;
   }
 

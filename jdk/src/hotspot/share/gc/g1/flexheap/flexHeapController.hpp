@@ -104,9 +104,11 @@ class FlexHeapController {
   // The recoverable I/O cost must reach this fraction of the GC-CPU goal
   // before it steers the heap: below it the GC goal rules, as in stock G1.
   static const double SignificantIOFractionOfGoal;
-  // Within [GoalLowFraction, 1] x goal the GC goal rule does not act; outside
-  // it aims for GoalAimFraction x goal (hysteresis against ping-pong).
+  // Within [GoalLowFraction, GoalHighFraction] x goal the GC goal rule does
+  // not act; outside it aims for GoalAimFraction x goal (JDK 26's G1 uses the
+  // same +-25% band around its GCTimeRatio target).
   static const double GoalLowFraction;
+  static const double GoalHighFraction;
   static const double GoalAimFraction;
   // The I/O-driven rule never grows past the headroom at which the GC cost
   // would fall to this fraction of the goal: beyond it more heap buys nothing.
