@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <linux/types.h>
@@ -16,10 +17,15 @@
 #include "iostall_shared.h"
 #include "iostall.skel.h"
 
+/* The initial pid namespace's inode number (PROC_PID_INIT_INO). */
+#define PIDNS_INIT_INO 0xEFFFFFFCU
+
 struct bpf_priv {
 	struct iostall_bpf *skel;
 	int map_fd;
 	long registered;	/* successful registers minus unregisters */
+	struct stat pidns;	/* our pid namespace (st_dev, st_ino) */
+	int init_pidns;		/* 1: registered tids are host tids */
 };
 
 static int quiet_print(enum libbpf_print_level level, const char *fmt,
@@ -59,6 +65,19 @@ static int bpf_reg(struct iostall *st, pid_t tid)
 	__u32 key = tid;
 	int err;
 
+	/*
+	 * Outside the initial pid namespace the probe matches tasks whose own
+	 * pid namespace is ours; a tid of a nested namespace would never count.
+	 */
+	if (!p->init_pidns) {
+		char path[64];
+		struct stat sb;
+
+		snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)tid);
+		if (stat(path, &sb) == 0 &&
+		    (sb.st_ino != p->pidns.st_ino || sb.st_dev != p->pidns.st_dev))
+			return -EXDEV;
+	}
 	/* Filter slot first, so the probe sees the entry once it exists. */
 	slot_add(p, tid, 1);
 	if (bpf_map_update_elem(p->map_fd, &key, &e, BPF_NOEXIST)) {
@@ -182,8 +201,9 @@ static void explain(char *why, size_t len, const char *stage, int err)
 int iostall_bpf_open(struct iostall *st, char *why, size_t len)
 {
 	struct iostall_bpf *skel;
+	struct stat ns = {};
 	struct bpf_priv *p;
-	int err;
+	int err, init_ns;
 
 	/* libbpf prints to stderr by default; the JVM's stderr is not ours. */
 	libbpf_set_print(iostall_debug() ? debug_print : quiet_print);
@@ -192,12 +212,29 @@ int iostall_bpf_open(struct iostall *st, char *why, size_t len)
 		snprintf(why, len, "bpf: no kernel BTF (/sys/kernel/btf/vmlinux)");
 		return -ENOENT;
 	}
+	/*
+	 * Registered tids are tids of our pid namespace. Without pid
+	 * namespaces in the kernel there is only the initial one.
+	 */
+	if (stat("/proc/self/ns/pid", &ns) == 0) {
+		init_ns = ns.st_ino == PIDNS_INIT_INO;
+	} else if (errno == ENOENT) {
+		init_ns = 1;
+	} else {
+		err = errno;
+		snprintf(why, len, "bpf: cannot tell the pid namespace (/proc/self/ns/pid: %s)",
+			 strerror(err));
+		return -err;
+	}
 	skel = iostall_bpf__open();
 	if (!skel) {
 		err = errno;
 		explain(why, len, "open", err);
 		return -err;
 	}
+	skel->rodata->init_pidns = init_ns;
+	skel->rodata->pidns_dev = ns.st_dev;
+	skel->rodata->pidns_ino = ns.st_ino;
 	err = iostall_bpf__load(skel);
 	if (err) {
 		explain(why, len, "load", -err);
@@ -216,9 +253,15 @@ int iostall_bpf_open(struct iostall *st, char *why, size_t len)
 	}
 	p->skel = skel;
 	p->map_fd = bpf_map__fd(skel->maps.tracked);
+	p->pidns = ns;
+	p->init_pidns = init_ns;
 	st->priv = p;
 	st->ops = &bpf_ops;
-	snprintf(why, len, "bpf: loaded tp_btf/sched_switch");
+	if (init_ns)
+		snprintf(why, len, "bpf: loaded tp_btf/sched_switch");
+	else
+		snprintf(why, len, "bpf: loaded tp_btf/sched_switch, pid namespace %lu",
+			 (unsigned long)ns.st_ino);
 	return 0;
 fail:
 	iostall_bpf__destroy(skel);

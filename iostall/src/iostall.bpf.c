@@ -7,6 +7,7 @@
  * total and to a global running total. The global total lives in .bss, which
  * user space reads through mmap, so reading it costs no syscall and it never
  * decreases: time of unregistered or exited threads stays in it.
+ * A JVM inside a pid namespace registers namespace tids; see current_key().
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -19,7 +20,11 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 #define TASK_UNINTERRUPTIBLE	0x0002
 #define TASK_NOLOAD		0x0400
 
-/* Registered tids only; user space inserts, we update and delete on exit. */
+/*
+ * Registered tids only; user space inserts, we update and delete on exit.
+ * Keys are tids as the registering process sees them: host tids in the
+ * initial pid namespace, else tids of the library's own pid namespace.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, IOSTALL_MAP_MAX);
@@ -27,21 +32,41 @@ struct {
 	__type(value, struct iostall_entry);
 } tracked SEC(".maps");
 
+/*
+ * Registered threads switched out in D state, by host tid (a task's pid
+ * field): the switch-in side knows only that, never the namespace tid.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, IOSTALL_MAP_MAX);
+	__type(key, __u32);
+	__type(value, struct iostall_inflight);
+} inflight SEC(".maps");
+
+/*
+ * The library's pid namespace, set before load. In the initial namespace a
+ * registered tid is the task's pid field; elsewhere it is the tid in that
+ * namespace, which bpf_get_ns_current_pid_tgid() gives for current (= prev
+ * at sched_switch, = the exiting task at sched_process_exit). A task whose
+ * own pid namespace is another one is never matched.
+ */
+const volatile bool init_pidns = true;
+const volatile __u64 pidns_dev = 0;
+const volatile __u64 pidns_ino = 0;
+
 /* Stall ns of all tracked threads ever; read by user space via mmap. */
 __u64 total_ns = 0;
 /* Entries the exit hook removed (threads that exited still registered). */
 __u64 exit_removed = 0;
 /*
  * Registered tids per slot (tid & IOSTALL_FILTER_MASK), kept by user space
- * and the exit hook: a plain array read lets the common case, a switch of
- * untracked threads, skip both hash lookups.
+ * and the exit hook: a plain array read lets a D-state switch of an
+ * untracked thread skip the hash lookup.
  */
 __u32 maybe_tracked[IOSTALL_FILTER_MASK + 1] = {};
 /*
- * Start stamps outstanding per slot, kept by the probe: a tracked thread that
- * slept in S state (futex, pipe, nanosleep) is switched in with no lookup.
- * A stamp dropped by unregister leaves its slot >0: that slot only loses the
- * shortcut.
+ * inflight entries per host-tid slot, kept by the probe: every switch-in
+ * reads one array slot and, almost always, stops there.
  */
 __u32 pending[IOSTALL_FILTER_MASK + 1] = {};
 
@@ -58,46 +83,71 @@ static __always_inline __u32 task_state(struct task_struct *t)
 	return ((struct task_struct___pre514 *)t)->state;
 }
 
+/* The registered-tid key of current (t == current); 0 if not in our namespace. */
+static __always_inline __u32 current_key(struct task_struct *t)
+{
+	struct bpf_pidns_info ns;
+
+	if (init_pidns)
+		return t->pid;
+	if (bpf_get_ns_current_pid_tgid(pidns_dev, pidns_ino, &ns, sizeof(ns)))
+		return 0;
+	return ns.pid;
+}
+
 SEC("tp_btf/sched_switch")
 int BPF_PROG(iostall_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next)
 {
+	struct iostall_inflight *f, nf = {};
 	struct iostall_entry *e;
-	__u64 ts = 0;
-	__u32 state, tid;
+	__u64 ts = 0, dt;
+	__u32 state, key, tid;
 
 	/*
 	 * A preempted task is runnable whatever its state field says (it may
 	 * be preempted on its way to sleep); the tracepoint treats it the same.
 	 * Killable waits carry extra bits, so test the bit; TASK_IDLE-style
-	 * (NOLOAD) waits are not I/O.
+	 * (NOLOAD) waits are not I/O. Everything else returns after reading
+	 * two task fields and one array slot.
 	 */
 	state = preempt ? 0 : task_state(prev);
-	tid = prev->pid;
-	if ((state & TASK_UNINTERRUPTIBLE) && !(state & TASK_NOLOAD) &&
-	    maybe_tracked[tid & IOSTALL_FILTER_MASK]) {
-		e = bpf_map_lookup_elem(&tracked, &tid);
-		if (e) {
+	if ((state & TASK_UNINTERRUPTIBLE) && !(state & TASK_NOLOAD)) {
+		key = current_key(prev);
+		if (key && maybe_tracked[key & IOSTALL_FILTER_MASK] &&
+		    bpf_map_lookup_elem(&tracked, &key)) {
 			ts = bpf_ktime_get_ns();
-			if (!e->start_ns)
-				__sync_fetch_and_add(&pending[tid & IOSTALL_FILTER_MASK], 1);
-			e->start_ns = ts;
+			tid = prev->pid;
+			f = bpf_map_lookup_elem(&inflight, &tid);
+			if (f) {	/* a switch-in we did not see */
+				f->start_ns = ts;
+				f->key = key;
+			} else {
+				nf.start_ns = ts;
+				nf.key = key;
+				if (!bpf_map_update_elem(&inflight, &tid, &nf, BPF_NOEXIST))
+					__sync_fetch_and_add(&pending[tid & IOSTALL_FILTER_MASK], 1);
+			}
 		}
 	}
 
 	tid = next->pid;
 	if (!pending[tid & IOSTALL_FILTER_MASK])
 		return 0;
-	e = bpf_map_lookup_elem(&tracked, &tid);
-	if (e && e->start_ns) {
-		__u64 dt;
-
-		if (!ts)
-			ts = bpf_ktime_get_ns();
-		dt = ts - e->start_ns;
-		e->start_ns = 0;
-		__sync_fetch_and_add(&pending[tid & IOSTALL_FILTER_MASK], -1);
-		e->total_ns += dt;
+	f = bpf_map_lookup_elem(&inflight, &tid);
+	if (!f)
+		return 0;
+	if (!ts)
+		ts = bpf_ktime_get_ns();
+	dt = ts - f->start_ns;
+	key = f->key;
+	if (bpf_map_delete_elem(&inflight, &tid))
+		return 0;
+	__sync_fetch_and_add(&pending[tid & IOSTALL_FILTER_MASK], -1);
+	/* Unregistered meanwhile: its time is dropped, as the API says. */
+	e = bpf_map_lookup_elem(&tracked, &key);
+	if (e) {
+		__sync_fetch_and_add(&e->total_ns, dt);
 		__sync_fetch_and_add(&total_ns, dt);
 	}
 	return 0;
@@ -107,12 +157,16 @@ int BPF_PROG(iostall_switch, bool preempt, struct task_struct *prev,
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(iostall_exit, struct task_struct *p)
 {
-	__u32 tid = p->pid;
+	__u32 key, tid = p->pid;
 
-	if (!maybe_tracked[tid & IOSTALL_FILTER_MASK])
+	if (pending[tid & IOSTALL_FILTER_MASK] &&
+	    bpf_map_delete_elem(&inflight, &tid) == 0)
+		__sync_fetch_and_add(&pending[tid & IOSTALL_FILTER_MASK], -1);
+	key = current_key(p);
+	if (!key || !maybe_tracked[key & IOSTALL_FILTER_MASK])
 		return 0;
-	if (bpf_map_delete_elem(&tracked, &tid) == 0) {
-		__sync_fetch_and_add(&maybe_tracked[tid & IOSTALL_FILTER_MASK], -1);
+	if (bpf_map_delete_elem(&tracked, &key) == 0) {
+		__sync_fetch_and_add(&maybe_tracked[key & IOSTALL_FILTER_MASK], -1);
 		__sync_fetch_and_add(&exit_removed, 1);
 	}
 	return 0;

@@ -4,6 +4,7 @@
  * backend_bpf.c and backend_delayacct.c.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,11 +64,12 @@ int iostall_debug(void)
 
 int iostall_tid_alive(pid_t tid)
 {
-	char path[64];
-
-	/* /proc/<tid> resolves any thread id, listed or not. */
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
-	return access(path, F_OK) == 0;
+	/*
+	 * Looks the tid up in the caller's pid namespace, whichever /proc is
+	 * mounted, and needs no permission. A thread's pid is unhashed only
+	 * after its sched_process_exit hook ran.
+	 */
+	return sched_getscheduler(tid) >= 0 || errno != ESRCH;
 }
 
 /* Append "; " + part to why, keeping it one line and NUL terminated. */

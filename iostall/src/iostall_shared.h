@@ -11,7 +11,13 @@
 
 struct iostall_entry {
 	__u64 total_ns;	/* D-state ns accrued since registration */
-	__u64 start_ns;	/* switch-out stamp while in D state, else 0 */
+};
+
+/* A registered thread switched out in D state, keyed by its host tid. */
+struct iostall_inflight {
+	__u64 start_ns;	/* switch-out stamp */
+	__u32 key;	/* its key in the tracked map (registered tid) */
+	__u32 pad;
 };
 
 #endif /* IOSTALL_SHARED_H */

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Test 7: the bpf backend inside a PID namespace (a JVM in a container
+ * registers namespace-local tids).
+ *
+ * On the host, a decoy thread with host tid H does throttled O_DIRECT reads
+ * the whole time. The test then re-runs itself under
+ * `unshare --pid --fork --mount-proc`, where it
+ *   - makes a "twin" thread whose namespace tid is also H (ns_last_pid), which
+ *     registers itself and only sleeps: its stall must stay below 2% of the
+ *     run although host tid H is blocked most of the time;
+ *   - runs an I/O worker (namespace tid K, a number some host task also has)
+ *     doing throttled reads: its stall must match the time it measured in
+ *     pread() within ±20%;
+ *   - checks that IOSTALL_AUTO still picks bpf there.
+ * The host reports the decoy's own blocked time as the positive control.
+ */
+#include <signal.h>
+#include <sys/wait.h>
+#include "io_worker.h"
+
+#define NAME "7-pid-namespace"
+#define SECS 1.5
+
+/* ---- host side: the decoy ---- */
+
+struct decoy {
+	const char *file;
+	struct throttle *thr;
+	pid_t tid;
+	volatile int stop;
+	uint64_t blocked_ns, wall_ns;
+	long nreads;
+	int err;
+};
+
+static void *decoy_worker(void *arg)
+{
+	struct decoy *d = arg;
+	uint64_t seed = 0x51ed2701ull, t0, t1, start;
+	struct stat sb;
+	void *buf;
+	int fd;
+
+	if (posix_memalign(&buf, IO_BLK, IO_BLK))
+		goto fail;
+	fd = open(d->file, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &sb) || throttle_enter(d->thr, gettid()))
+		goto fail;
+	start = now_ns();
+	__atomic_store_n(&d->tid, gettid(), __ATOMIC_RELEASE);
+	while (!d->stop) {
+		off_t off = (off_t)(rnd(&seed) % (sb.st_size / IO_BLK)) * IO_BLK;
+
+		t0 = now_ns();
+		if (pread(fd, buf, IO_BLK, off) != IO_BLK)
+			break;
+		t1 = now_ns();
+		d->blocked_ns += t1 - t0;
+		d->nreads++;
+	}
+	d->wall_ns = now_ns() - start;
+	throttle_leave(d->thr, gettid());
+	close(fd);
+	free(buf);
+	return NULL;
+fail:
+	d->err = errno ? errno : EIO;
+	__atomic_store_n(&d->tid, -1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static int host(const char *self)
+{
+	struct decoy d = {};
+	struct throttle thr;
+	char file[256], hs[32];
+	pthread_t th;
+	pid_t pid;
+	int status, err;
+
+	if (access("/proc/self/ns/pid", F_OK)) {
+		report("SKIP", NAME, "no pid namespaces in this kernel");
+		return test_exit();
+	}
+	err = make_uncached_file(file, sizeof(file), "pidns-decoy", 64 << 20);
+	if (!err)
+		err = throttle_setup(&thr, file, 100, 0);
+	if (err) {
+		report("FAIL", NAME, "decoy set-up: %s", strerror(-err));
+		unlink(file);
+		return test_exit();
+	}
+	d.file = file;
+	d.thr = &thr;
+	pthread_create(&th, NULL, decoy_worker, &d);
+	while (!__atomic_load_n(&d.tid, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	if (d.tid < 0) {
+		report("FAIL", NAME, "decoy: %s", strerror(d.err));
+		goto out;
+	}
+
+	snprintf(hs, sizeof(hs), "%d", d.tid);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		execlp("unshare", "unshare", "--pid", "--fork", "--mount-proc", self,
+		       "--inner", hs, (char *)NULL);
+		printf("FAIL %s: cannot run unshare: %s\n", NAME, strerror(errno));
+		_exit(1);
+	}
+	waitpid(pid, &status, 0);
+	d.stop = 1;
+	pthread_join(th, NULL);
+	if (!WIFEXITED(status) || (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != EXIT_SKIP))
+		report("FAIL", NAME, "namespace side exited with status 0x%x", status);
+	/* Positive control: host tid H really was in D state most of the time. */
+	report(d.blocked_ns > d.wall_ns / 2 ? "PASS" : "FAIL", NAME,
+	       "host decoy tid %d blocked %.1f ms of %.1f ms (%ld reads, %s): the twin must not get this",
+	       d.tid, ms(d.blocked_ns), ms(d.wall_ns), d.nreads, thr.what);
+	/* The namespace side's verdicts count in run.sh; its status as well. */
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 1)
+		t_failed++;
+out:
+	throttle_cleanup(&thr);
+	unlink(file);
+	return test_exit();
+}
+
+/* ---- namespace side ---- */
+
+struct twin {
+	struct iostall *st;
+	pid_t tid;
+	int reg;
+	int64_t stall;
+	uint64_t wall_ns;
+};
+
+static void *twin_worker(void *arg)
+{
+	struct twin *t = arg;
+	struct timespec ms1 = { 0, 1000000 };
+	uint64_t start;
+
+	t->tid = gettid();
+	t->reg = iostall_register(t->st, t->tid);
+	start = now_ns();
+	while (now_ns() - start < (uint64_t)(SECS * 1e9))
+		nanosleep(&ms1, NULL);
+	t->wall_ns = now_ns() - start;
+	t->stall = iostall_thread_ns(t->st, t->tid);
+	iostall_unregister(t->st, t->tid);
+	return NULL;
+}
+
+static int inner(pid_t host_tid)
+{
+	struct io_job j = { .secs = SECS, .nst = 1 };
+	struct twin tw = {};
+	struct iostall *st;
+	struct throttle thr;
+	char why[256], file[256], last[32];
+	pthread_t th[2];
+	double lim = SECS * 1e9 * 0.02;
+	int err;
+
+	if (getpid() != 1) {
+		report("FAIL", NAME, "not pid 1 of a new pid namespace (pid %d)", getpid());
+		return test_exit();
+	}
+	st = iostall_open(IOSTALL_AUTO, why, sizeof(why));
+	report(iostall_backend(st) == IOSTALL_BPF ? "PASS" : "FAIL", NAME,
+	       "auto in a pid namespace picks %s: %s", iostall_backend_name(st), why);
+	if (iostall_backend(st) != IOSTALL_BPF) {
+		iostall_close(st);
+		return test_exit();
+	}
+	err = make_uncached_file(file, sizeof(file), "pidns", 64 << 20);
+	if (!err)
+		err = throttle_setup(&thr, file, 100, 0);
+	if (err) {
+		report("FAIL", NAME, "set-up: %s", strerror(-err));
+		unlink(file);
+		iostall_close(st);
+		return test_exit();
+	}
+	/* The next thread created in this namespace gets tid host_tid. */
+	snprintf(last, sizeof(last), "%d", host_tid - 1);
+	err = write_str("/proc/sys/kernel/ns_last_pid", last);
+	tw.st = st;
+	pthread_create(&th[0], NULL, twin_worker, &tw);
+	j.st[0] = st;
+	j.file = file;
+	j.thr = &thr;
+	pthread_create(&th[1], NULL, io_worker, &j);
+	pthread_join(th[0], NULL);
+	pthread_join(th[1], NULL);
+
+	if (tw.tid != host_tid)
+		report("FAIL", NAME, "twin got namespace tid %d, not %d (ns_last_pid: %s)",
+		       tw.tid, host_tid, err ? strerror(-err) : "ok");
+	else
+		report(!tw.reg && tw.stall >= 0 && tw.stall < lim ? "PASS" : "FAIL", NAME,
+		       "sleeping twin with namespace tid %d = the decoy's host tid: stall %.3f ms (< %.0f ms = 2%% of %.1f s), register %d",
+		       tw.tid, ms(tw.stall), ms(lim), SECS, tw.reg);
+	report(!j.err && within(j.stall[0], j.blocked_ns, 0.20) ? "PASS" : "FAIL", NAME,
+	       "I/O thread with namespace tid %d: stall %.1f ms vs measured blocked %.1f ms (±20%%), %ld reads%s%s",
+	       tw.tid + 1, ms(j.stall[0]), ms(j.blocked_ns), j.nreads,
+	       j.err ? ", error in " : "", j.err ? j.errwhat : "");
+	throttle_cleanup(&thr);
+	unlink(file);
+	iostall_close(st);
+	return test_exit();
+}
+
+int main(int argc, char **argv)
+{
+	char self[512];
+	ssize_t n;
+
+	if (argc == 3 && !strcmp(argv[1], "--inner"))
+		return inner(atoi(argv[2]));
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0) {
+		report("FAIL", NAME, "cannot find own executable");
+		return test_exit();
+	}
+	self[n] = '\0';
+	return host(self);
+}
