@@ -1,10 +1,31 @@
-// Part of FlexHeap: loads the iostall library (per-thread I/O-stall accounting).
+/*
+ * Copyright (c) 2026, FlexHeap contributors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  The FlexHeap contributors
+ * designate this particular file as subject to the "Classpath" exception
+ * as provided by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ */
+
 #include "gc/g1/flexheap/flexHeapIOStall.hpp"
 #include "gc/g1/flexheap/iostall.h"
+#include "gc/shared/gc_globals.hpp"
 #include "jvm_io.h"
 #include "logging/log.hpp"
 #include "runtime/arguments.hpp"
-#include "gc/shared/gc_globals.hpp"
 #include "runtime/globals.hpp"
 #include "runtime/os.hpp"
 
@@ -13,17 +34,6 @@
 typedef int (*iostall_api_version_fn)(void);
 typedef struct iostall* (*iostall_open_fn)(enum iostall_backend, char*, size_t);
 typedef const char* (*iostall_backend_name_fn)(const struct iostall*);
-typedef int (*iostall_tid_fn)(struct iostall*, pid_t);
-typedef uint64_t (*iostall_total_ns_fn)(struct iostall*);
-
-
-void* FlexHeapIOStall::_handle = nullptr;
-const char* FlexHeapIOStall::_backend = "none";
-char FlexHeapIOStall::_reason[256] = "not initialized";
-
-static iostall_tid_fn _register = nullptr;
-static iostall_tid_fn _unregister = nullptr;
-static iostall_total_ns_fn _total_ns = nullptr;
 
 bool FlexHeapIOStall::valid_backend_name(const char* name) {
   return name != nullptr &&
@@ -38,7 +48,16 @@ static enum iostall_backend backend_from_name(const char* name) {
   return IOSTALL_AUTO;
 }
 
-void FlexHeapIOStall::initialize() {
+FlexHeapIOStall::FlexHeapIOStall() :
+  _handle(nullptr), _backend("none"),
+  _register(nullptr), _unregister(nullptr), _total_ns(nullptr) {
+  jio_snprintf(_reason, sizeof(_reason), "not initialized");
+  open();
+  assert(_handle == nullptr || (_register != nullptr && _unregister != nullptr && _total_ns != nullptr),
+         "an open backend has the whole API");
+}
+
+void FlexHeapIOStall::open() {
   if (strcmp(FlexHeapIOStallBackend, "none") == 0) {
     jio_snprintf(_reason, sizeof(_reason), "disabled by -XX:FlexHeapIOStallBackend=none");
     return;
@@ -58,11 +77,11 @@ void FlexHeapIOStall::initialize() {
   iostall_api_version_fn version = CAST_TO_FN_PTR(iostall_api_version_fn, os::dll_lookup(lib, "iostall_api_version"));
   iostall_open_fn open = CAST_TO_FN_PTR(iostall_open_fn, os::dll_lookup(lib, "iostall_open"));
   iostall_backend_name_fn name = CAST_TO_FN_PTR(iostall_backend_name_fn, os::dll_lookup(lib, "iostall_backend_name"));
-  _register = CAST_TO_FN_PTR(iostall_tid_fn, os::dll_lookup(lib, "iostall_register"));
-  _unregister = CAST_TO_FN_PTR(iostall_tid_fn, os::dll_lookup(lib, "iostall_unregister"));
-  _total_ns = CAST_TO_FN_PTR(iostall_total_ns_fn, os::dll_lookup(lib, "iostall_total_ns"));
+  tid_fn reg = CAST_TO_FN_PTR(tid_fn, os::dll_lookup(lib, "iostall_register"));
+  tid_fn unreg = CAST_TO_FN_PTR(tid_fn, os::dll_lookup(lib, "iostall_unregister"));
+  total_ns_fn total = CAST_TO_FN_PTR(total_ns_fn, os::dll_lookup(lib, "iostall_total_ns"));
   if (version == nullptr || open == nullptr || name == nullptr ||
-      _register == nullptr || _unregister == nullptr || _total_ns == nullptr) {
+      reg == nullptr || unreg == nullptr || total == nullptr) {
     jio_snprintf(_reason, sizeof(_reason), "%s lacks the iostall API", path);
     return;
   }
@@ -77,17 +96,25 @@ void FlexHeapIOStall::initialize() {
     return;
   }
   _backend = name(st);
-  if (strcmp(_backend, "none") == 0) {
+  if (_backend == nullptr || strcmp(_backend, "none") == 0) {
+    _backend = "none";
     jio_snprintf(_reason, sizeof(_reason), "no stall source: %s", why);
     return;   // keep _handle null: nothing to read
   }
   jio_snprintf(_reason, sizeof(_reason), "%s", why);
+  _register = reg;
+  _unregister = unreg;
+  _total_ns = total;
   _handle = st;
+}
+
+bool FlexHeapIOStall::is_slow() const {
+  return strcmp(_backend, "delayacct") == 0;
 }
 
 void FlexHeapIOStall::register_thread(pid_t tid) {
   if (_handle != nullptr) {
-    int rc = _register((struct iostall*)_handle, tid);
+    int rc = _register(_handle, tid);
     if (rc != 0) {
       log_debug(gc, flexheap)("iostall: cannot track thread %d (%d)", (int)tid, rc);
     }
@@ -96,10 +123,10 @@ void FlexHeapIOStall::register_thread(pid_t tid) {
 
 void FlexHeapIOStall::unregister_thread(pid_t tid) {
   if (_handle != nullptr) {
-    _unregister((struct iostall*)_handle, tid);
+    _unregister(_handle, tid);
   }
 }
 
 uint64_t FlexHeapIOStall::total_stall_ns() {
-  return _handle != nullptr ? _total_ns((struct iostall*)_handle) : 0;
+  return _handle != nullptr ? _total_ns(_handle) : 0;
 }

@@ -1,16 +1,35 @@
-// Part of FlexHeap: the G1 side. Gathers the signals of an interval at the
-// end of every pause, asks the controller, and applies its decision with G1's
-// own expand and shrink.
-#include "gc/g1/flexheap/flexHeapController.hpp"
+/*
+ * Copyright (c) 2026, FlexHeap contributors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  The FlexHeap contributors
+ * designate this particular file as subject to the "Classpath" exception
+ * as provided by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ */
+
 #include "gc/g1/flexheap/flexHeapIOStall.hpp"
 #include "gc/g1/flexheap/g1FlexHeap.hpp"
+#include "gc/g1/flexheap/g1FlexHeapArguments.hpp"
 #include "gc/g1/flexheap/g1FlexHeapProactiveGCTask.hpp"
 #include "gc/g1/flexheap/g1FlexHeapSignals.hpp"
 #include "gc/g1/g1CollectedHeap.inline.hpp"
+#include "gc/g1/g1CollectorState.hpp"
 #include "gc/g1/g1GCPhaseTimes.hpp"
 #include "gc/g1/g1HeapSizingPolicy.hpp"
 #include "gc/g1/g1Policy.hpp"
-#include "gc/g1/g1ServiceThread.hpp"
 #include "gc/shared/gc_globals.hpp"
 #include "gc/shared/gcId.hpp"
 #include "jfr/jfrEvents.hpp"
@@ -22,21 +41,12 @@
 #include "runtime/osThread.hpp"
 #include "runtime/safepoint.hpp"
 #include "services/threadService.hpp"
+#include "utilities/align.hpp"
 
-FlexHeapController* G1FlexHeap::_controller = nullptr;
-G1FlexHeapConcurrentCPU* G1FlexHeap::_conc_cpu = nullptr;
-jlong G1FlexHeap::_last_pause_end_ns = 0;
-uint64_t G1FlexHeap::_last_stall_ns = 0;
-size_t G1FlexHeap::_used_at_pause_start = 0;
-
-void G1FlexHeap::initialize(G1CollectedHeap* g1h) {
-  assert(UseFlexHeap, "only with UseFlexHeap");
-  if (!FlexHeapIOStall::valid_backend_name(FlexHeapIOStallBackend)) {
-    log_warning(gc, flexheap)("FlexHeapIOStallBackend=%s is not one of auto, bpf, delayacct, none; using auto",
-                              FlexHeapIOStallBackend);
-    FLAG_SET_ERGO(FlexHeapIOStallBackend, "auto");
-  }
-  FlexHeapConfig cfg;
+FlexHeapConfig G1FlexHeap::config() {
+  FlexHeapConfig cfg = FlexHeapConfig();
+  cfg.policy = G1FlexHeapArguments::is_paper_policy() ? FlexHeapPolicyKind::Paper : FlexHeapPolicyKind::Balance;
+  cfg.gc_time_ratio = (double)FlexHeapGCTimeRatio;
   cfg.history_length = FlexHeapHistoryLength;
   cfg.min_scale = FlexHeapMinScaleFactor;
   cfg.max_scale = FlexHeapMaxScaleFactor;
@@ -44,45 +54,81 @@ void G1FlexHeap::initialize(G1CollectedHeap* g1h) {
   cfg.static_step_percent = FlexHeapStaticStepPercent;
   cfg.cost_as_rate = FlexHeapCostAsRate;
   cfg.negligible_percent = FlexHeapNegligibleCostPercent;
-  // The controller is plain C++, unit tested outside HotSpot: static storage.
-  alignas(FlexHeapController) static char controller_storage[sizeof(FlexHeapController)];
-  _controller = ::new (controller_storage) FlexHeapController(cfg);
-  _conc_cpu = new G1FlexHeapConcurrentCPU();
+  return cfg;
+}
 
-  FlexHeapIOStall::initialize();
-  G1FlexHeapPageCache::initialize();
-  _last_pause_end_ns = os::javaTimeNanos();
-  _last_stall_ns = FlexHeapIOStall::total_stall_ns();
+G1FlexHeap::G1FlexHeap(G1CollectedHeap* g1h, const FlexHeapConfig& cfg, FlexHeapIOStall* iostall) :
+  _g1h(g1h),
+  _controller(cfg),
+  _iostall(iostall),
+  _signals(new G1FlexHeapSignals(g1h, iostall)),
+  _proactive(new G1FlexHeapProactiveGCTask(iostall)),
+  _last_pause_end_ns(os::javaTimeNanos()),
+  _last_stall_ns(iostall->total_stall_ns()),
+  _used_at_pause_start(0) {}
 
-  if (FlexHeapIOStall::is_available()) {
-    log_info(gc, flexheap)("I/O stall source: %s (%s)", FlexHeapIOStall::backend(), FlexHeapIOStall::reason());
+G1FlexHeap* G1FlexHeap::create(G1CollectedHeap* g1h) {
+  if (!UseFlexHeap) {
+    return nullptr;
+  }
+  assert(UseG1GC, "checked by G1FlexHeapArguments");
+  if (MinHeapSize == MaxHeapSize) {
+    log_info(gc, flexheap)("FlexHeap is off: the minimum heap equals the maximum heap (%zuM, -Xms = -Xmx), "
+                           "so there is nothing to resize", MaxHeapSize / M);
+    FLAG_SET_ERGO(UseFlexHeap, false);
+    return nullptr;
+  }
+  if (!FlexHeapIOStall::valid_backend_name(FlexHeapIOStallBackend)) {
+    log_warning(gc, flexheap)("FlexHeapIOStallBackend=%s is not one of auto, bpf, delayacct, none; using auto",
+                              FlexHeapIOStallBackend);
+    FLAG_SET_ERGO(FlexHeapIOStallBackend, "auto");
+  }
+  FlexHeapIOStall* iostall = new FlexHeapIOStall();
+  const FlexHeapConfig cfg = config();
+  if (iostall->is_available()) {
+    log_info(gc, flexheap)("I/O stall source: %s (%s)", iostall->backend(), iostall->reason());
+  } else if (cfg.policy == FlexHeapPolicyKind::Paper) {
+    // The paper's controller without C_io only ever grows (gcBias): never
+    // worse than stock G1 means stock G1's sizing.
+    log_warning(gc, flexheap)("No I/O stall source (%s); with FlexHeapPolicy=paper FlexHeap is off and "
+                              "G1 sizes the heap itself", iostall->reason());
+    delete iostall;
+    FLAG_SET_ERGO(UseFlexHeap, false);
+    return nullptr;
   } else {
     // Said once: the controller still runs, on GC cost alone.
     log_warning(gc, flexheap)("No I/O stall source (%s); FlexHeap sizes the heap on GC cost alone",
-                              FlexHeapIOStall::reason());
+                              iostall->reason());
   }
-  log_info(gc, flexheap)("Page cache (S_io) from %s; max heap %zuM, min heap %zuM, %u cores",
-                         G1FlexHeapPageCache::source(), MaxHeapSize / M, MinHeapSize / M,
-                         (uint)os::active_processor_count());
-  if (FlexHeapProactiveGCInterval > 0) {
-    g1h->service_thread()->register_task(new G1FlexHeapProactiveGCTask());
-  }
+  G1FlexHeap* fh = new G1FlexHeap(g1h, cfg, iostall);
+  fh->_signals->start();
+  // Always registered: FlexHeapProactiveGCInterval is manageable from 0.
+  g1h->service_thread()->register_task(fh->_proactive);
+  log_info(gc, flexheap)("Policy %s; page cache (S_io) from %s%s; max heap %zuM, min heap %zuM, %u cores",
+                         cfg.policy == FlexHeapPolicyKind::Paper ? "paper" : "balance",
+                         fh->_signals->page_cache_source(),
+                         fh->_signals->samples_stall() ? "; stall sampled off the pause" : "",
+                         MaxHeapSize / M, MinHeapSize / M, (uint)os::active_processor_count());
+  return fh;
 }
 
 void G1FlexHeap::on_java_thread_start(JavaThread* thread) {
-  if (!thread->is_hidden_from_external_view() && thread->osthread() != nullptr) {
-    FlexHeapIOStall::register_thread((pid_t)thread->osthread()->thread_id());
+  G1FlexHeap* fh = G1CollectedHeap::heap()->flex_heap();
+  if (fh != nullptr && !thread->is_hidden_from_external_view() && thread->osthread() != nullptr) {
+    fh->_iostall->register_thread((pid_t)thread->osthread()->thread_id());
   }
 }
 
 void G1FlexHeap::on_java_thread_exit(JavaThread* thread) {
-  if (!thread->is_hidden_from_external_view() && thread->osthread() != nullptr) {
-    FlexHeapIOStall::unregister_thread((pid_t)thread->osthread()->thread_id());
+  G1FlexHeap* fh = G1CollectedHeap::heap()->flex_heap();
+  if (fh != nullptr && !thread->is_hidden_from_external_view() && thread->osthread() != nullptr) {
+    fh->_iostall->unregister_thread((pid_t)thread->osthread()->thread_id());
   }
 }
 
-void G1FlexHeap::record_pause_start(G1CollectedHeap* g1h) {
-  _used_at_pause_start = g1h->used();
+void G1FlexHeap::record_pause_start() {
+  assert_at_safepoint_on_vm_thread();
+  _used_at_pause_start = _g1h->used();
 }
 
 const char* G1FlexHeap::kind_name(PauseKind kind) {
@@ -91,103 +137,164 @@ const char* G1FlexHeap::kind_name(PauseKind kind) {
     case Full:   return "full";
     case Remark: return "remark";
   }
+  ShouldNotReachHere();
   return "unknown";
 }
 
-size_t G1FlexHeap::apply_grow(G1CollectedHeap* g1h, size_t bytes, PauseKind kind) {
-  size_t before = g1h->capacity();
+size_t G1FlexHeap::apply_grow(size_t bytes, PauseKind kind) {
+  assert(is_aligned(bytes, G1HeapRegion::GrainBytes), "grow request %zu not region aligned", bytes);
+  assert(_g1h->capacity() + bytes <= _g1h->max_capacity(), "grow request %zu beyond the max heap", bytes);
+  size_t before = _g1h->capacity();
   double expand_ms = 0.0;
-  g1h->expand(bytes, g1h->workers(), &expand_ms);
+  _g1h->expand(bytes, _g1h->workers(), &expand_ms);
   if (kind == Young) {
-    g1h->phase_times()->record_expand_heap_time(expand_ms);
+    _g1h->phase_times()->record_expand_heap_time(expand_ms);
   }
-  return g1h->capacity() - before;
+  return _g1h->capacity() - before;
 }
 
-size_t G1FlexHeap::apply_shrink(G1CollectedHeap* g1h, size_t bytes, PauseKind kind) {
-  size_t before = g1h->capacity();
-  g1h->shrink(bytes);
+size_t G1FlexHeap::apply_shrink(size_t bytes, PauseKind kind) {
+  assert(is_aligned(bytes, G1HeapRegion::GrainBytes), "shrink request %zu not region aligned", bytes);
+  assert(bytes <= _g1h->capacity() - MinHeapSize, "shrink request %zu below the min heap", bytes);
+  size_t before = _g1h->capacity();
+  _g1h->shrink(bytes);
   // Full GC and Remark schedule the concurrent uncommit themselves right after.
   if (kind == Young) {
-    g1h->uncommit_regions_if_necessary();
+    _g1h->uncommit_regions_if_necessary();
   }
-  return before - g1h->capacity();
+  return before - _g1h->capacity();
 }
 
-void G1FlexHeap::resize_at_pause_end(G1CollectedHeap* g1h, PauseKind kind, size_t allocation_word_size) {
+size_t G1FlexHeap::full_gc_floor(size_t allocation_word_size) const {
+  // As G1HeapSizingPolicy::full_collection_resize_amount(): the pending
+  // allocation counts as used, in whole regions if humongous.
+  size_t allocation_bytes = allocation_word_size * HeapWordSize;
+  if (_g1h->is_humongous(allocation_word_size)) {
+    allocation_bytes = G1HeapRegion::align_up_to_region_byte_size(allocation_bytes);
+  }
+  const size_t used = _g1h->capacity() + allocation_bytes - _g1h->unused_committed_regions_in_bytes() -
+                      _g1h->eden_regions_count() * G1HeapRegion::GrainBytes;
+  const double used_share = 1.0 - (double)MinHeapFreeRatio / 100.0;
+  const double desired = used_share > 0.0 ? (double)used / used_share : (double)MaxHeapSize;
+  const size_t floor = (size_t)MIN2(desired, (double)MaxHeapSize);
+  return clamp(align_up(floor, G1HeapRegion::GrainBytes), MinHeapSize, MaxHeapSize);
+}
+
+void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size) {
   assert_at_safepoint_on_vm_thread();
+  assert((kind == Full) == _g1h->collector_state()->in_full_gc(), "pause kind %s", kind_name(kind));
   EventFlexHeapDecision event;  // timed: its duration is the decision's cost
   const jlong start_ns = os::javaTimeNanos();
 
-  // The interval runs from the end of the previous pause to the end of this
-  // one; mutators stopped when this safepoint began.
+  // The interval runs from the end of the previous decision to the end of
+  // this one; mutators stopped when this safepoint began. A second decision
+  // in the same safepoint (a full GC after a young GC that could not satisfy
+  // an allocation) has no mutator time: all of it since the first is GC.
   jlong pause_begin_ns = SafepointTracing::start_of_safepoint();
-  if (pause_begin_ns < _last_pause_end_ns || pause_begin_ns > start_ns) {
-    pause_begin_ns = start_ns;
+  if (pause_begin_ns < _last_pause_end_ns) {
+    pause_begin_ns = _last_pause_end_ns;
   }
-  jlong conc_ns = 0;
-  uint conc_threads = 0;
-  _conc_cpu->sample(g1h, &conc_ns, &conc_threads);
-  const uint64_t stall_now = FlexHeapIOStall::total_stall_ns();
+  pause_begin_ns = MIN2(pause_begin_ns, start_ns);
+  const G1FlexHeapSignals::Reading r = _signals->consume();
+  const uint64_t stall_now = r.stall_sampled ? r.stall_ns : _iostall->total_stall_ns();
 
-  FlexHeapSample s;
+  FlexHeapSample s = FlexHeapSample();
   s.t_stw = (double)(start_ns - pause_begin_ns) / NANOSECS_PER_SEC;
-  s.t_mut = (double)MAX2(pause_begin_ns - _last_pause_end_ns, (jlong)0) / NANOSECS_PER_SEC;
-  s.conc_cpu = (double)conc_ns / NANOSECS_PER_SEC;
-  s.conc_threads = conc_threads;
+  s.t_mut = (double)(pause_begin_ns - _last_pause_end_ns) / NANOSECS_PER_SEC;
+  s.conc_cpu = (double)r.conc_cpu_ns / NANOSECS_PER_SEC;
+  s.conc_threads = r.conc_threads;
   s.cores = (unsigned)os::active_processor_count();
   s.mutators = (unsigned)MAX2(ThreadService::get_live_thread_count(), 1);
-  s.io_available = FlexHeapIOStall::is_available();
+  s.io_available = _iostall->is_available();
   s.io_stall = (double)(stall_now - MIN2(_last_stall_ns, stall_now)) / NANOSECS_PER_SEC;
-  s.committed = g1h->capacity();
-  s.max_capacity = g1h->max_capacity();
+  s.committed = _g1h->capacity();
+  s.max_capacity = _g1h->max_capacity();
   s.min_capacity = MinHeapSize;
   s.region_size = G1HeapRegion::GrainBytes;
-  s.used = kind == Remark ? g1h->used() : MAX2(_used_at_pause_start, g1h->used());
-  s.free_regions = g1h->num_free_regions();
-  s.eden_target_regions = g1h->policy()->young_list_target_length();
-  s.page_cache = G1FlexHeapPageCache::bytes();
+  s.used = kind == Remark ? _g1h->used() : MAX2(_used_at_pause_start, _g1h->used());
+  s.used_after = _g1h->used();
+  s.free_regions = _g1h->num_free_regions();
+  s.eden_target_regions = _g1h->policy()->young_list_target_length();
+  s.page_cache = r.page_cache;
+  s.cache_signals = r.cache_signals;
+  s.refault_bytes = (double)r.refault_bytes;
+  s.read_bytes = (double)r.read_bytes;
+  assert(s.t_stw >= 0.0 && s.t_mut >= 0.0, "interval times are not negative");
+  assert(s.committed >= MinHeapSize && s.committed <= MaxHeapSize,
+         "committed %zu outside [%zu, %zu]", s.committed, MinHeapSize, MaxHeapSize);
 
-  FlexHeapDecision d = _controller->decide(s);
+  FlexHeapDecision d = _controller.decide(s);
   const jlong decided_ns = os::javaTimeNanos();
+  assert(d.action == FlexHeapAction::None || d.bytes > 0, "an action has a size");
+  assert(is_aligned(d.bytes, G1HeapRegion::GrainBytes), "decision %zu not region aligned", d.bytes);
 
-  // After a full GC, G1 expands to keep MinHeapFreeRatio free so that the
-  // application can run at all. FlexHeap keeps that floor (no new
-  // OutOfMemoryError) and tells the controller it was a grow.
+  // After a full GC the heap keeps MinHeapFreeRatio free, as G1 does, so
+  // that the application can run at all (no new OutOfMemoryError): FlexHeap
+  // grows to that floor and shrinks no further than it.
   FlexHeapAction action = d.action;
   size_t request = d.bytes;
-  bool floor_grow = false;
+  bool floor_bound = false;
+  size_t floor = 0;
   if (kind == Full) {
-    bool expand = false;
-    size_t floor = g1h->_heap_sizing_policy->full_collection_resize_amount(expand, allocation_word_size);
-    if (expand && floor > 0 && (action != FlexHeapAction::Grow || request < floor)) {
+    floor = full_gc_floor(allocation_word_size);
+    const size_t committed = _g1h->capacity();
+    if (committed < floor && (action != FlexHeapAction::Grow || committed + request < floor)) {
       action = FlexHeapAction::Grow;
-      request = floor;
-      floor_grow = true;
+      request = floor - committed;
+      floor_bound = true;
+    } else if (action == FlexHeapAction::Shrink && committed - request < floor) {
+      request = committed > floor ? align_down(committed - floor, G1HeapRegion::GrainBytes) : 0;
+      floor_bound = true;
     }
   }
+  const jlong apply_start_ns = os::javaTimeNanos();
   size_t applied = 0;
   if (action == FlexHeapAction::Grow && request > 0) {
-    applied = apply_grow(g1h, request, kind);
+    applied = apply_grow(request, kind);
   } else if (action == FlexHeapAction::Shrink && request > 0) {
-    applied = apply_shrink(g1h, request, kind);
+    applied = apply_shrink(request, kind);
   }
-  FlexHeapAction applied_action = applied > 0 ? action : FlexHeapAction::None;
+  if (kind == Full) {
+    // G1's own computation checks the result.
+    bool expand = false;
+    size_t more = _g1h->_heap_sizing_policy->full_collection_resize_amount(expand, allocation_word_size);
+    if (expand && more > 0 && _g1h->capacity() < MaxHeapSize) {
+      size_t extra = apply_grow(MIN2(align_up(more, G1HeapRegion::GrainBytes), MaxHeapSize - _g1h->capacity()), kind);
+      if (action == FlexHeapAction::Shrink) {
+        applied = applied > extra ? applied - extra : 0;
+      } else {
+        action = FlexHeapAction::Grow;
+        applied += extra;
+      }
+      floor_bound = true;
+    }
+  }
+  const jlong apply_end_ns = os::javaTimeNanos();
+  const FlexHeapAction applied_action = applied > 0 ? action : FlexHeapAction::None;
   if (applied_action != FlexHeapAction::None) {
-    _controller->record_applied(applied_action, applied, s);
+    _controller.record_applied(applied_action, applied, s);
   }
+  assert(_g1h->capacity() >= MinHeapSize && _g1h->capacity() <= MaxHeapSize,
+         "committed %zu outside [%zu, %zu]", _g1h->capacity(), MinHeapSize, MaxHeapSize);
 
   _last_stall_ns = stall_now;
   _last_pause_end_ns = os::javaTimeNanos();
 
-  char reason[64];
-  jio_snprintf(reason, sizeof(reason), "%s%s", d.reason, floor_grow ? ",fullGcFloor" : "");
+  const char* policy = _controller.config().policy == FlexHeapPolicyKind::Paper ? "paper" : "balance";
+  const char* reason = d.reason != nullptr ? d.reason : "none";
+  char reason_buf[96];
+  if (floor_bound) {
+    jio_snprintf(reason_buf, sizeof(reason_buf), "%s,fullGcFloor", reason);
+    reason = reason_buf;
+  }
   log_info(gc, flexheap)("GC(%u) decision state=%s action=%s bytes=%zu reason=%s C_gc=%.6f C_io=%.6f "
-                         "C_tot_avg=%.6f committed=%zu S_io=%zu pause=%s",
+                         "C_tot_avg=%.6f committed=%zu S_io=%zu pause=%s policy=%s gc_rate=%.6f "
+                         "io_rate=%.6f refault=%.4f target=%zu used_after=%zu",
                          GCId::current_or_undefined(), FlexHeapController::state_name(d.state),
                          FlexHeapController::action_name(applied_action),
-                         applied, reason, d.c_gc, d.c_io, d.avg_tot, g1h->capacity(), s.page_cache,
-                         kind_name(kind));
+                         applied, reason, d.c_gc, d.c_io, d.avg_tot, _g1h->capacity(), s.page_cache,
+                         kind_name(kind), policy, d.gc_rate, d.io_rate, d.refault_fraction, d.target,
+                         s.used_after);
   if (event.should_commit()) {
     event.set_gcId(GCId::current_or_undefined());
     event.set_pause(kind_name(kind));
@@ -199,24 +306,34 @@ void G1FlexHeap::resize_at_pause_end(G1CollectedHeap* g1h, PauseKind kind, size_
     event.set_gcCost(d.c_gc);
     event.set_ioCost(d.c_io);
     event.set_totalCostAverage(d.avg_tot);
-    event.set_committed(g1h->capacity());
+    event.set_committed(_g1h->capacity());
     event.set_pageCache(s.page_cache);
     event.set_ioStallAvailable(s.io_available);
+    event.set_policy(policy);
+    event.set_gcRate(d.gc_rate);
+    event.set_ioRate(d.io_rate);
+    event.set_refaultFraction(d.refault_fraction);
+    event.set_target(d.target);
+    event.set_usedAfter(s.used_after);
     event.commit();
   }
   log_debug(gc, flexheap)("GC(%u) inputs T_stw=%.6f T_mut=%.6f conc_cpu=%.6f G=%u N=%u M=%u stall=%.6f io=%s "
-                          "used=%zu free_regions=%zu eden_target=%zu committed=%zu max=%zu min=%zu",
-                          GCId::current_or_undefined(), s.t_stw, s.t_mut, s.conc_cpu, s.conc_threads, s.cores, s.mutators,
-                          s.io_stall, s.io_available ? FlexHeapIOStall::backend() : "none",
+                          "used=%zu free_regions=%zu eden_target=%zu committed=%zu max=%zu min=%zu "
+                          "refault_bytes=%.0f read_bytes=%.0f cache_signals=%d floor=%zu",
+                          GCId::current_or_undefined(), s.t_stw, s.t_mut, s.conc_cpu, s.conc_threads, s.cores,
+                          s.mutators, s.io_stall, s.io_available ? _iostall->backend() : "none",
                           s.used, s.free_regions, s.eden_target_regions, s.committed, s.max_capacity,
-                          s.min_capacity);
+                          s.min_capacity, s.refault_bytes, s.read_bytes, s.cache_signals, floor);
   log_debug(gc, flexheap)("GC(%u) costs C_stw=%.6f C_conc=%.6f C_gc=%.6f C_io=%.6f C_tot=%.6f "
                           "avg_gc=%.6f avg_io=%.6f avg_tot=%.6f prev_avg_tot=%.6f rel_gc=%.4f rel_io=%.4f "
                           "rel_tot=%.4f scale=%.3f costDown=%d growSlack=%d ioSlack=%d gcBias=%d "
-                          "requested=%zu decide_us=%.1f total_us=%.1f",
+                          "requested=%zu decide_us=%.1f apply_us=%.1f total_us=%.1f cost_us=%.1f",
                           GCId::current_or_undefined(), d.c_stw, d.c_conc, d.c_gc, d.c_io, d.c_tot,
                           d.avg_gc, d.avg_io, d.avg_tot, d.prev_avg_tot, d.rel_gc, d.rel_io, d.rel_tot,
                           d.scale, d.cost_down, d.grow_slack, d.io_slack, d.gc_bias, d.bytes,
                           (double)(decided_ns - start_ns) / 1000.0,
-                          (double)(_last_pause_end_ns - start_ns) / 1000.0);
+                          (double)(apply_end_ns - apply_start_ns) / 1000.0,
+                          (double)(_last_pause_end_ns - start_ns) / 1000.0,
+                          // the decision's own cost: signals, controller, request
+                          (double)(_last_pause_end_ns - start_ns - (apply_end_ns - apply_start_ns)) / 1000.0);
 }

@@ -1,48 +1,84 @@
-// Part of FlexHeap: the G1 side. Gathers the signals of an interval at the
-// end of every pause, asks the controller, and applies its decision with G1's
-// own expand and shrink.
+/*
+ * Copyright (c) 2026, FlexHeap contributors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  The FlexHeap contributors
+ * designate this particular file as subject to the "Classpath" exception
+ * as provided by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ */
+
 #ifndef SHARE_GC_G1_FLEXHEAP_G1FLEXHEAP_HPP
 #define SHARE_GC_G1_FLEXHEAP_G1FLEXHEAP_HPP
 
-#include "gc/shared/gc_globals.hpp"
-#include "memory/allStatic.hpp"
+#include "gc/g1/flexheap/flexHeapController.hpp"
+#include "memory/allocation.hpp"
 #include "utilities/globalDefinitions.hpp"
 
-class FlexHeapController;
+class FlexHeapIOStall;
 class G1CollectedHeap;
-class G1FlexHeapConcurrentCPU;
+class G1FlexHeapProactiveGCTask;
+class G1FlexHeapSignals;
 class JavaThread;
 
-class G1FlexHeap : public AllStatic {
+// FlexHeap's heap sizing for G1 (-XX:+UseFlexHeap), owned by G1CollectedHeap
+// in place of G1HeapSizingPolicy. At the end of every young, mixed, full and
+// remark pause it gathers the interval's signals, asks the controller and
+// applies its decision with G1's own expand() and shrink().
+class G1FlexHeap : public CHeapObj<mtGC> {
  public:
   enum PauseKind { Young, Full, Remark };
 
  private:
-  static FlexHeapController* _controller;
-  static G1FlexHeapConcurrentCPU* _conc_cpu;
-  static jlong _last_pause_end_ns;
-  static uint64_t _last_stall_ns;
-  static size_t _used_at_pause_start;
+  G1CollectedHeap* const _g1h;
+  FlexHeapController _controller;
+  FlexHeapIOStall* const _iostall;
+  G1FlexHeapSignals* const _signals;
+  G1FlexHeapProactiveGCTask* const _proactive;
+  jlong _last_pause_end_ns;     // end of the previous decision
+  uint64_t _last_stall_ns;
+  size_t _used_at_pause_start;
 
+  G1FlexHeap(G1CollectedHeap* g1h, const FlexHeapConfig& cfg, FlexHeapIOStall* iostall);
+
+  static FlexHeapConfig config();
   static const char* kind_name(PauseKind kind);
-  static size_t apply_grow(G1CollectedHeap* g1h, size_t bytes, PauseKind kind);
-  static size_t apply_shrink(G1CollectedHeap* g1h, size_t bytes, PauseKind kind);
+  size_t apply_grow(size_t bytes, PauseKind kind);
+  size_t apply_shrink(size_t bytes, PauseKind kind);
+  // After a full GC: the least committed heap that keeps MinHeapFreeRatio
+  // free, as G1HeapSizingPolicy::full_collection_resize_amount() computes it.
+  size_t full_gc_floor(size_t allocation_word_size) const;
 
  public:
-  // Called from G1CollectedHeap::initialize(): loads iostall, finds the
-  // memory cgroup, starts the proactive GC task.
-  static void initialize(G1CollectedHeap* g1h);
+  // Called from G1CollectedHeap::initialize(). Null when FlexHeap is off or
+  // has nothing to do (-Xms equal to -Xmx; FlexHeapPolicy=paper without an
+  // I/O stall source, where G1's own sizing is used), said once in the log.
+  static G1FlexHeap* create(G1CollectedHeap* g1h);
 
   // Java threads register their kernel tid for I/O-stall accounting.
   static void on_java_thread_start(JavaThread* thread);
   static void on_java_thread_exit(JavaThread* thread);
 
   // Heap occupancy when a young or full pause starts (S_used of growSlack).
-  static void record_pause_start(G1CollectedHeap* g1h);
+  void record_pause_start();
 
   // The unified decision point (paper 4.1): end of every young, mixed, full
   // and remark pause. Replaces G1HeapSizingPolicy's expansion and shrinking.
-  static void resize_at_pause_end(G1CollectedHeap* g1h, PauseKind kind, size_t allocation_word_size);
+  void resize_at_pause_end(PauseKind kind, size_t allocation_word_size);
+
+  FlexHeapIOStall* iostall() const { return _iostall; }
 };
 
 #endif // SHARE_GC_G1_FLEXHEAP_G1FLEXHEAP_HPP

@@ -1,4 +1,25 @@
-// Part of FlexHeap: proactive GC during mutator I/O stalls (paper 4.4, end).
+/*
+ * Copyright (c) 2026, FlexHeap contributors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  The FlexHeap contributors
+ * designate this particular file as subject to the "Classpath" exception
+ * as provided by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ */
+
 #include "gc/g1/flexheap/flexHeapIOStall.hpp"
 #include "gc/g1/flexheap/g1FlexHeapProactiveGCTask.hpp"
 #include "gc/g1/g1CollectedHeap.inline.hpp"
@@ -6,9 +27,9 @@
 #include "gc/g1/g1ConcurrentMarkThread.inline.hpp"
 #include "gc/g1/g1GCCounters.hpp"
 #include "gc/shared/gcCause.hpp"
+#include "gc/shared/gc_globals.hpp"
 #include "gc/shared/suspendibleThreadSet.hpp"
 #include "logging/log.hpp"
-#include "gc/shared/gc_globals.hpp"
 #include "runtime/globals.hpp"
 #include "runtime/javaThread.inline.hpp"
 #include "runtime/os.hpp"
@@ -16,8 +37,9 @@
 #include "runtime/threadSMR.hpp"
 #include "services/threadService.hpp"
 
-G1FlexHeapProactiveGCTask::G1FlexHeapProactiveGCTask() :
+G1FlexHeapProactiveGCTask::G1FlexHeapProactiveGCTask(FlexHeapIOStall* iostall) :
   G1ServiceTask("FlexHeap Proactive GC Task"),
+  _iostall(iostall),
   _window_count(0), _window_next(0), _last_ns(0), _last_allocated(0),
   _last_stall_ns(0), _streak(0), _primed(false) { }
 
@@ -73,7 +95,7 @@ void G1FlexHeapProactiveGCTask::execute() {
   }
   const jlong now = os::javaTimeNanos();
   const jlong allocated = total_allocated_bytes();
-  const uint64_t stall = FlexHeapIOStall::total_stall_ns();
+  const uint64_t stall = _iostall->total_stall_ns();
   if (_primed && now > _last_ns) {
     double dt = (double)(now - _last_ns) / NANOSECS_PER_SEC;
     double rate = (double)MAX2(allocated - _last_allocated, (jlong)0) / dt;
@@ -81,10 +103,12 @@ void G1FlexHeapProactiveGCTask::execute() {
     double avg = window_average();
     bool low = _window_count > 0 && rate < 0.5 * avg;
     bool stalled = stall_ratio * 100.0 >= (double)FlexHeapProactiveStallPercent;
+    const bool very_stalled = stall_ratio * 100.0 >= (double)FlexHeapProactiveStallPercent * HighStallFactor;
     if (low) {
       // Keep the reference rate of the busy phase: low samples do not enter
-      // the window, so a long stall does not decay it.
-      _streak = stalled ? _streak + 1 : 0;
+      // the window, so a long stall does not decay it. A heavy stall acts at
+      // once.
+      _streak = !stalled ? 0 : (very_stalled ? MAX2(_streak + 1, (uint)FlexHeapProactiveLowIntervals) : _streak + 1);
     } else {
       push_rate(rate);
       _streak = 0;

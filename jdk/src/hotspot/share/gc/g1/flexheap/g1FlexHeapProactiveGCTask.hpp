@@ -1,18 +1,46 @@
-// Part of FlexHeap: proactive GC during mutator I/O stalls (paper 4.4, end).
+/*
+ * Copyright (c) 2026, FlexHeap contributors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  The FlexHeap contributors
+ * designate this particular file as subject to the "Classpath" exception
+ * as provided by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ */
+
 #ifndef SHARE_GC_G1_FLEXHEAP_G1FLEXHEAPPROACTIVEGCTASK_HPP
 #define SHARE_GC_G1_FLEXHEAP_G1FLEXHEAPPROACTIVEGCTASK_HPP
 
 #include "gc/g1/g1ServiceThread.hpp"
 
+class FlexHeapIOStall;
+
 // When mutators block on I/O they stop allocating, so the next GC, and with it
 // FlexHeap's next decision, can be far away. Every FlexHeapProactiveGCInterval
 // this task samples the allocation rate and the mutator stall time; after
 // FlexHeapProactiveLowIntervals consecutive intervals whose rate fell below
-// half the recent average while stalls were high, it requests a concurrent
-// cycle: its concurrent-start pause and its Remark are decision points, and
-// marking lets Remark free the old regions an idle phase leaves behind.
+// half the recent average while stalls were high (or a single one whose
+// stall time is HighStallFactor times that threshold: a phase change to I/O
+// should hand memory back within seconds), it requests a concurrent cycle:
+// its concurrent-start pause and its Remark are decision points, and marking
+// lets Remark free the old regions an idle phase leaves behind. With
+// FlexHeapProactiveGCInterval=0 it only polls the flag once a second.
 class G1FlexHeapProactiveGCTask : public G1ServiceTask {
   static const uint MaxWindow = 100;
+  static const uint HighStallFactor = 4;
+  FlexHeapIOStall* const _iostall;
   double _window[MaxWindow];   // recent busy-interval allocation rates (bytes/s)
   uint _window_count;
   uint _window_next;
@@ -28,7 +56,7 @@ class G1FlexHeapProactiveGCTask : public G1ServiceTask {
   void request_gc(double rate, double avg, double stall_ratio);
 
  public:
-  G1FlexHeapProactiveGCTask();
+  explicit G1FlexHeapProactiveGCTask(FlexHeapIOStall* iostall);
   void execute() override;
 };
 

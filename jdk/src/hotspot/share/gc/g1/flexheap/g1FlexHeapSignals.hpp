@@ -1,36 +1,111 @@
-// Part of FlexHeap: the inputs of the cost model that G1 and the OS provide.
+/*
+ * Copyright (c) 2026, FlexHeap contributors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  The FlexHeap contributors
+ * designate this particular file as subject to the "Classpath" exception
+ * as provided by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ */
+
 #ifndef SHARE_GC_G1_FLEXHEAP_G1FLEXHEAPSIGNALS_HPP
 #define SHARE_GC_G1_FLEXHEAP_G1FLEXHEAPSIGNALS_HPP
 
-#include "memory/allStatic.hpp"
+#include "gc/g1/g1ServiceThread.hpp"
 #include "memory/allocation.hpp"
 #include "utilities/globalDefinitions.hpp"
 
+class FlexHeapIOStall;
 class G1CollectedHeap;
+class Thread;
 
-// CPU time of G1's concurrent threads (marking workers and their controller,
-// refinement threads, service thread): the sum for Eq. 3 and how many ran.
-class G1FlexHeapConcurrentCPU : public CHeapObj<mtGC> {
+// The inputs of FlexHeap's decisions that are slow to read: the page cache of
+// the JVM's memory cgroup and its refaults (memory.stat), the bytes the JVM
+// read from storage (/proc/self/io), the CPU time of G1's concurrent threads
+// (one clock per thread) and, for the delay-accounting backend (one netlink
+// query per thread), the mutator I/O stall. A G1 service task samples them
+// every SampleIntervalMs and the pause reads the latest values, at most that
+// old, instead of reading files and clocks while mutators wait.
+//
+// The task publishes while joined to the suspendible thread set and the pause
+// reads at a safepoint, so the two never run at the same time.
+class G1FlexHeapSignals : public G1ServiceTask {
+ public:
+  static const jlong SampleIntervalMs = 250;
+
+  // What a decision consumes: deltas since the previous decision.
+  struct Reading {
+    jlong    conc_cpu_ns;       // CPU of G1's concurrent threads
+    uint     conc_threads;      // how many of them ran
+    size_t   page_cache;        // bytes, latest sample
+    bool     cache_signals;     // refault and read figures are valid
+    uint64_t refault_bytes;     // page-cache refaults x page size
+    uint64_t read_bytes;        // /proc/self/io read_bytes
+    bool     stall_sampled;     // stall_ns comes from the sampler
+    uint64_t stall_ns;          // total mutator stall (monotonic), if sampled
+  };
+
+ private:
   static const uint MaxThreads = 256;
-  struct Entry { const void* thread; jlong cpu_ns; };
-  Entry _prev[MaxThreads];
-  uint _num_prev;
+  struct ThreadCPU {
+    const Thread* thread;
+    jlong cpu_ns;               // at the previous sample
+    bool ran;                   // used CPU since the previous decision
+  };
+
+  G1CollectedHeap* const _g1h;
+  FlexHeapIOStall* const _iostall;
+  const bool _sample_stall;     // the stall source is too slow for a pause
+
+  // Where S_io and the refaults come from.
+  char _stat_path[512];             // memory.stat of our memory cgroup, "" if none
+  const char* _cache_key;          // "total_cache " (v1), "file " (v2)
+  const char* _refault_key;        // "total_workingset_refault_file " (v1), "workingset_refault_file " (v2)
+
+  // Published by the sampler.
+  ThreadCPU _threads[MaxThreads];
+  uint _num_threads;
+  jlong _conc_cpu_ns;           // accumulated since the previous decision
+  size_t _page_cache;
+  bool _refaults_valid;
+  uint64_t _refault_pages;      // monotonic
+  bool _io_valid;
+  uint64_t _read_bytes;         // monotonic
+  uint64_t _stall_ns;           // monotonic, if _sample_stall
+  // As of the previous decision.
+  uint64_t _consumed_refault_pages;
+  uint64_t _consumed_read_bytes;
+
+  void find_memory_stat();
+  // join: publish inside the suspendible thread set (false only before the
+  // heap is in use).
+  void sample_files(bool join);
+  void sample_threads(bool join);
 
  public:
-  G1FlexHeapConcurrentCPU() : _num_prev(0) {}
-  // CPU ns used since the previous call, and the number of threads that ran.
-  void sample(G1CollectedHeap* g1h, jlong* delta_ns, uint* active_threads);
-};
+  G1FlexHeapSignals(G1CollectedHeap* g1h, FlexHeapIOStall* iostall);
 
-// S_io: page-cache bytes charged to the JVM's memory cgroup (v1 "cache",
-// v2 "file"), or the system's "Cached" from /proc/meminfo outside a cgroup.
-class G1FlexHeapPageCache : public AllStatic {
-  static char _stat_path[256];   // memory.stat of our cgroup, "" for /proc/meminfo
-  static const char* _key;       // the memory.stat key to read
- public:
-  static void initialize();
-  static const char* source() { return _stat_path[0] != '\0' ? _stat_path : "/proc/meminfo"; }
-  static size_t bytes();
+  // Takes a first sample and starts the periodic task.
+  void start();
+  void execute() override;
+
+  // At a pause: the latest values and the deltas since the previous call.
+  Reading consume();
+
+  const char* page_cache_source() const { return _stat_path[0] != '\0' ? _stat_path : "/proc/meminfo"; }
+  bool samples_stall() const { return _sample_stall; }
 };
 
 #endif // SHARE_GC_G1_FLEXHEAP_G1FLEXHEAPSIGNALS_HPP

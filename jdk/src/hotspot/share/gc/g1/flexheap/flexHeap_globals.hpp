@@ -1,0 +1,127 @@
+/*
+ * Copyright (c) 2026, FlexHeap contributors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  The FlexHeap contributors
+ * designate this particular file as subject to the "Classpath" exception
+ * as provided by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ */
+
+#ifndef SHARE_GC_G1_FLEXHEAP_FLEXHEAP_GLOBALS_HPP
+#define SHARE_GC_G1_FLEXHEAP_FLEXHEAP_GLOBALS_HPP
+
+// FlexHeap's flags: I/O-aware sizing of the G1 heap (-XX:+UseFlexHeap).
+// Expanded inside GC_G1_FLAGS (gc/g1/g1_globals.hpp).
+
+#define GC_FLEXHEAP_FLAGS(develop,                                          \
+                          develop_pd,                                       \
+                          product,                                          \
+                          product_pd,                                       \
+                          range,                                            \
+                          constraint)                                       \
+                                                                            \
+  product(bool, UseFlexHeap, false,                                         \
+          "Size the G1 heap with FlexHeap: at every GC, grow or shrink "    \
+          "the heap to reduce the sum of the CPU time lost to GC and to "   \
+          "mutator I/O stalls, sharing memory with the page cache. "        \
+          "Selects G1 if no collector is chosen")                           \
+                                                                            \
+  product(ccstr, FlexHeapPolicy, "balance",                                 \
+          "FlexHeap's controller: balance (the heap size where the "        \
+          "marginal GC and I/O costs meet, with a GC time goal when I/O "   \
+          "costs nothing) or paper (the PLDI 2026 state machine; sets "     \
+          "FlexHeapCostAsRate=false and FlexHeapNegligibleCostPercent=0 "   \
+          "unless given)")                                                  \
+          constraint(FlexHeapPolicyConstraintFunc, AtParse)                 \
+                                                                            \
+  product(uint, FlexHeapGCTimeRatio, 24,                                    \
+          "With FlexHeapPolicy=balance, the GC time goal when I/O costs "   \
+          "nothing: at most 1/(1+FlexHeapGCTimeRatio) of the time in GC")   \
+          range(1, 1000)                                                    \
+                                                                            \
+  product(uint, FlexHeapHistoryLength, 10,                                  \
+          "Number of GC intervals in the moving average of the total "      \
+          "GC plus I/O cost that FlexHeap compares between decisions")      \
+          range(1, 100)                                                     \
+                                                                            \
+  product(double, FlexHeapMinScaleFactor, 0.2,                              \
+          "Lower bound of the logistic scale FlexHeap applies to a "        \
+          "resize step for small changes of the total cost")                \
+          range(0.0, 1.0)                                                   \
+                                                                            \
+  product(double, FlexHeapMaxScaleFactor, 2.0,                              \
+          "Upper bound of the logistic scale FlexHeap applies to a "        \
+          "resize step for large changes of the total cost")                \
+          range(0.0, 10.0)                                                  \
+          constraint(FlexHeapMaxScaleFactorConstraintFunc, AfterErgo)       \
+                                                                            \
+  product(bool, FlexHeapCostAsRate, true,                                   \
+          "Compare GC and I/O costs as CPU time lost per second of each "   \
+          "interval (time-weighted over the history) instead of as CPU "    \
+          "time per interval; interval length changes with heap size")      \
+                                                                            \
+  product(uint, FlexHeapStaticStepPercent, 0,                               \
+          "If non-zero, replace FlexHeap's adaptive resize step by this "   \
+          "fixed percentage of the grow headroom or shrink budget")         \
+          range(0, 100)                                                     \
+                                                                            \
+  product(uint, FlexHeapNegligibleCostPercent, 10,                          \
+          "A cost average below this percentage of the other one is "       \
+          "negligible: FlexHeap does not grow the heap for a negligible "   \
+          "GC cost nor shrink it for a negligible I/O cost, since the "     \
+          "step cannot gain more than that cost. 0: the paper's "           \
+          "predicates alone")                                               \
+          range(0, 100)                                                     \
+                                                                            \
+  product(double, FlexHeapMaxRAMPercentage, 90.0,                           \
+          "With UseFlexHeap and no explicit maximum heap size, the "        \
+          "maximum heap as a percentage of the (container) memory "         \
+          "limit; like MaxRAMPercentage's default, it stops at the "        \
+          "compressed oops limit")                                          \
+          range(1.0, 100.0)                                                 \
+                                                                            \
+  product(uintx, FlexHeapProactiveGCInterval, 500, MANAGEABLE,              \
+          "Milliseconds between FlexHeap's checks for a stall-bound, "      \
+          "low-allocation phase that warrants a proactive GC. Zero "        \
+          "disables proactive GC; it can be turned on at run time")         \
+          range(0, max_jint)                                                \
+                                                                            \
+  product(uint, FlexHeapProactiveAllocWindow, 5,                            \
+          "Number of allocation rate samples in the moving average that "   \
+          "FlexHeap's proactive GC compares the current rate against")      \
+          range(1, 100)                                                     \
+                                                                            \
+  product(uint, FlexHeapProactiveLowIntervals, 3,                           \
+          "Consecutive low-allocation intervals with high I/O stall "       \
+          "before FlexHeap triggers a proactive GC")                        \
+          range(1, 100)                                                     \
+                                                                            \
+  product(uint, FlexHeapProactiveStallPercent, 25,                          \
+          "Mutator I/O stall time, as a percentage of the check interval, " \
+          "above which a low-allocation interval counts as stalled")        \
+          range(1, 100000)                                                  \
+                                                                            \
+  product(ccstr, FlexHeapIOStallBackend, "auto",                            \
+          "Source of per-thread I/O stall time for FlexHeap: auto, bpf, "   \
+          "delayacct or none")                                              \
+                                                                            \
+  product(ccstr, FlexHeapIOStallLibrary, nullptr,                           \
+          "Path of the iostall library FlexHeap loads; default is "         \
+          "lib/libiostall.so in the JDK")
+
+// end of GC_FLEXHEAP_FLAGS
+
+#endif // SHARE_GC_G1_FLEXHEAP_FLEXHEAP_GLOBALS_HPP
