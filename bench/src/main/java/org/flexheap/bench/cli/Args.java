@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import org.flexheap.bench.util.Sizes;
 
 /** {@code --name value} options and {@code --flag} switches, rejecting unknown names. */
 final class Args {
@@ -59,6 +60,22 @@ final class Args {
             return v == null ? def : Double.parseDouble(v);
         } catch (NumberFormatException e) {
             throw new UsageException("--" + name + " expects a number, got '" + v + "'");
+        }
+    }
+
+    /** A size with a binary suffix (3g, 384m, 4k); {@code def} bytes when absent. */
+    long size(String name, long def) {
+        Long v = optionalSize(name);
+        return v == null ? def : v;
+    }
+
+    Long optionalSize(String name) {
+        String v = string(name, null);
+        if (v == null) return null;
+        try {
+            return Sizes.parse(v);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--" + name + ": " + e.getMessage());
         }
     }
 

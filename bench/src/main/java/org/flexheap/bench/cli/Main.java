@@ -13,7 +13,9 @@ import org.flexheap.bench.index.BuildParams;
 import org.flexheap.bench.index.IndexBuilder;
 import org.flexheap.bench.query.QueryKind;
 import org.flexheap.bench.util.Json;
+import org.flexheap.bench.workload.AllocWorkload;
 import org.flexheap.bench.workload.Characterize;
+import org.flexheap.bench.workload.PhasesWorkload;
 import org.flexheap.bench.workload.RunOptions;
 import org.flexheap.bench.workload.Scale;
 import org.flexheap.bench.workload.Workload;
@@ -28,6 +30,12 @@ public final class Main {
               run          --index DIR --workload NAME [--scale F] [--clients C] [--seed S] [--out FILE.json]
                            [--batch-rate R] [--batch-size B] [--cold]
                            NAME: H50 M50 L50 H500k M500k M1 M2 M3 M4 ingest
+              run          --workload alloc [--live-size 384m] [--small-live-size 32m] [--alloc-size SIZE]
+                           [--rounds 2] [--mutations 2] [--scale F] [--clients C] [--seed S] [--out FILE.json]
+              run          --workload phases --data-file FILE [--file-size 3g] [--live-size 384m] [--alloc-size SIZE]
+                           [--reads N] [--block-size 4k] [--direct] [--rounds 2] [--mutations 2] [--cold]
+                           [--scale F] [--clients C] [--seed S] [--out FILE.json]
+                           sizes take binary suffixes (k m g t); alloc and phases need no index
               characterize --index DIR [--scale F] [--clients C] [--seed S] [--out FILE.json] [--warm]
                            [--footprint-samples N]
               info
@@ -48,7 +56,7 @@ public final class Main {
         try {
             return switch (command) {
                 case "build-index" -> buildIndex(new Args(argv, 1, Set.of()), out);
-                case "run" -> runWorkload(new Args(argv, 1, Set.of("cold")), out);
+                case "run" -> runWorkload(new Args(argv, 1, Set.of("cold", "direct")), out);
                 case "characterize" -> characterize(new Args(argv, 1, Set.of("warm")), out);
                 case "info" -> info(new Args(argv, 1, Set.of()), out);
                 default -> throw new Args.UsageException("unknown command '" + command + "'");
@@ -95,11 +103,36 @@ public final class Main {
     }
 
     private static int runWorkload(Args a, PrintStream out) {
-        Path index = Path.of(a.required("index"));
         Workload w = Workload.parse(a.required("workload"));
+        Path index = null;
+        if (w.needsIndex()) {
+            index = Path.of(a.required("index"));
+        } else if (a.string("index", null) != null) {
+            System.err.println("[run] " + w + " does not use --index");
+        }
         Scale scale = scale(a);
         RunOptions opt = new RunOptions(a.longValue("seed", RunOptions.DEFAULT_SEED),
                 a.doubleValue("batch-rate", RunOptions.DEFAULT_BATCH_RATE), a.intValue("batch-size", 0), a.flag("cold"));
+        if (w == Workload.alloc) {
+            opt = opt.withAlloc(new AllocWorkload.Config(
+                    a.size("live-size", AllocWorkload.Config.DEFAULT_LARGE),
+                    a.size("small-live-size", AllocWorkload.Config.DEFAULT_SMALL),
+                    a.optionalSize("alloc-size"),
+                    a.intValue("rounds", AllocWorkload.Config.DEFAULT_ROUNDS),
+                    a.intValue("mutations", AllocWorkload.Config.DEFAULT_MUTATIONS)));
+        } else if (w == Workload.phases) {
+            long reads = a.longValue("reads", 0);
+            opt = opt.withPhases(new PhasesWorkload.Config(
+                    Path.of(a.required("data-file")),
+                    a.size("file-size", PhasesWorkload.Config.DEFAULT_FILE),
+                    a.size("live-size", PhasesWorkload.Config.DEFAULT_LIVE),
+                    a.optionalSize("alloc-size"),
+                    reads > 0 ? Long.valueOf(reads) : null,
+                    (int) Math.min(Integer.MAX_VALUE, a.size("block-size", PhasesWorkload.Config.DEFAULT_BLOCK)),
+                    a.flag("direct"),
+                    a.intValue("rounds", PhasesWorkload.Config.DEFAULT_ROUNDS),
+                    a.intValue("mutations", PhasesWorkload.Config.DEFAULT_MUTATIONS)));
+        }
         String outFile = a.string("out", null);
         a.rejectUnused();
         Map<String, Object> result;

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Evicts one index's files from the kernel page cache with
+ * Evicts one index's (or one data file's) pages from the kernel page cache with
  * posix_fadvise(DONTNEED), so a measurement starts cold without dropping every
  * other process's cache. Pages still mapped by an open reader are not evicted,
  * so call this with the index closed.
@@ -24,8 +24,23 @@ public final class PageCache {
 
     private PageCache() {}
 
-    /** Returns the number of files advised, or -1 if the native calls are unavailable. */
+    /** Evicts the regular files of {@code dir}; returns how many were advised, or -1 if the native calls are unavailable. */
     public static int evict(Path dir) {
+        List<Path> files;
+        try (Stream<Path> s = Files.list(dir)) {
+            files = s.filter(Files::isRegularFile).toList();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return dontNeed(files);
+    }
+
+    /** Evicts one file; true when the kernel accepted the advice. */
+    public static boolean evictFile(Path file) {
+        return dontNeed(List.of(file)) == 1;
+    }
+
+    private static int dontNeed(List<Path> files) {
         try {
             Linker linker = Linker.nativeLinker();
             var lookup = linker.defaultLookup();
@@ -38,10 +53,6 @@ public final class PageCache {
                             ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
             MethodHandle close = linker.downcallHandle(lookup.find("close").orElseThrow(),
                     FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-            List<Path> files;
-            try (Stream<Path> s = Files.list(dir)) {
-                files = s.filter(Files::isRegularFile).toList();
-            }
             int n = 0;
             try (Arena arena = Arena.ofConfined()) {
                 for (Path f : files) {
@@ -54,8 +65,6 @@ public final class PageCache {
                 }
             }
             return n;
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
         } catch (Throwable t) {
             return -1;
         }

@@ -6,10 +6,19 @@ package org.flexheap.bench.workload;
  * rate of {@code batchRate} per second; the defaults spread the large stream over
  * about a minute at the default scale, the order of the small stream's length here.
  */
-public record RunOptions(long seed, double batchRate, int batchSize, boolean cold) {
+public record RunOptions(long seed, double batchRate, int batchSize, boolean cold, AllocWorkload.Config alloc,
+                         PhasesWorkload.Config phases) {
     public static final long DEFAULT_SEED = 1;
     public static final double DEFAULT_BATCH_RATE = 1.5;
     public static final int BATCHES_PER_CLIENT = 4;
 
+    public RunOptions(long seed, double batchRate, int batchSize, boolean cold) {
+        this(seed, batchRate, batchSize, cold, AllocWorkload.Config.defaults(), null);
+    }
+
     public static RunOptions defaults() { return new RunOptions(DEFAULT_SEED, DEFAULT_BATCH_RATE, 0, false); }
+
+    public RunOptions withAlloc(AllocWorkload.Config c) { return new RunOptions(seed, batchRate, batchSize, cold, c, phases); }
+
+    public RunOptions withPhases(PhasesWorkload.Config c) { return new RunOptions(seed, batchRate, batchSize, cold, alloc, c); }
 }

@@ -12,13 +12,25 @@ import org.flexheap.bench.util.PageCache;
 public final class WorkloadRunner {
     private WorkloadRunner() {}
 
+    /** {@code indexDir} may be null for the workloads that do not need one ({@link Workload#needsIndex()}). */
     public static Map<String, Object> run(Path indexDir, Workload w, Scale scale, RunOptions opt) throws Exception {
         System.err.printf("[run] %s (%s) scale=%s clients=%d seed=%d%n", w, w.describe(), scale.factor(),
                 scale.clients(), opt.seed());
-        if (opt.cold()) System.err.println("[run] evicted " + PageCache.evict(indexDir) + " index files from the page cache");
+        if (w.needsIndex() && indexDir == null) throw new IllegalArgumentException(w + " needs --index DIR");
+        if (opt.cold() && w.needsIndex()) {
+            System.err.println("[run] evicted " + PageCache.evict(indexDir) + " index files from the page cache");
+        }
+        if (w == Workload.phases) {
+            if (opt.phases() == null) throw new IllegalArgumentException("phases needs --data-file FILE");
+            PhasesWorkload.ensureFile(opt.phases().dataFile(), opt.phases().fileBytes()); // not timed
+        }
         long t0 = System.nanoTime();
         List<PhaseResult> phases = new ArrayList<>();
-        if (w == Workload.ingest) {
+        if (w == Workload.alloc) {
+            phases.addAll(AllocWorkload.run(scale, opt.seed(), opt.alloc()));
+        } else if (w == Workload.phases) {
+            phases.addAll(PhasesWorkload.run(scale, opt.seed(), opt.phases(), opt.cold()));
+        } else if (w == Workload.ingest) {
             phases.addAll(IngestWorkload.run(indexDir, scale, opt.seed(), IngestWorkload.Config.defaults()));
         } else {
             try (SearchContext ctx = SearchContext.open(indexDir)) {
@@ -42,9 +54,35 @@ public final class WorkloadRunner {
         out.put("total_s", total);
         out.put("clients", scale.clients());
         out.put("seed", opt.seed());
-        out.put("index", indexDir.toAbsolutePath().toString());
+        out.put("index", indexDir == null ? null : indexDir.toAbsolutePath().toString());
+        if (w == Workload.alloc) out.put("alloc", describe(opt.alloc(), scale));
+        if (w == Workload.phases) out.put("phases_config", describe(opt.phases(), scale));
         out.put("phases", phases.stream().map(PhaseResult::toMap).toList());
         out.put("jvm", JvmInfo.describe());
         return out;
+    }
+
+    private static Map<String, Object> describe(AllocWorkload.Config c, Scale scale) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("large_live_bytes", c.largeLiveBytes());
+        m.put("small_live_bytes", c.smallLiveBytes());
+        m.put("alloc_bytes_per_phase", c.allocFor(scale));
+        m.put("rounds", c.rounds());
+        m.put("mutations_per_op", c.mutationsPerOp());
+        return m;
+    }
+
+    private static Map<String, Object> describe(PhasesWorkload.Config c, Scale scale) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("data_file", c.dataFile().toAbsolutePath().toString());
+        m.put("file_bytes", c.fileBytes());
+        m.put("live_bytes", c.liveBytes());
+        m.put("alloc_bytes_per_phase", c.allocFor(scale));
+        m.put("reads_per_phase", c.readsFor(scale));
+        m.put("block_bytes", c.blockBytes());
+        m.put("direct", c.direct());
+        m.put("rounds", c.rounds());
+        m.put("mutations_per_op", c.mutationsPerOp());
+        return m;
     }
 }

@@ -45,6 +45,40 @@ class MainTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void indexFreeWorkloadsRunWithoutAnIndex() throws Exception {
+        Path out = tmp.resolve("alloc.json");
+        assertEquals(0, Main.run(new String[] {"run", "--workload", "alloc", "--live-size", "8m", "--small-live-size",
+                "1m", "--alloc-size", "8m", "--rounds", "1", "--clients", "2", "--out", out.toString()}, System.out));
+        Map<String, Object> res = (Map<String, Object>) Json.parse(Files.readString(out));
+        assertEquals("alloc", res.get("workload"));
+        assertEquals(List.of("live-large", "live-small"),
+                ((List<Map<String, Object>>) res.get("phases")).stream().map(p -> p.get("name")).toList());
+
+        out = tmp.resolve("phases.json");
+        assertEquals(0, Main.run(new String[] {"run", "--workload", "phases", "--data-file",
+                tmp.resolve("d.dat").toString(), "--file-size", "1m", "--live-size", "4m", "--alloc-size", "4m",
+                "--reads", "100", "--rounds", "1", "--out", out.toString()}, System.out));
+        res = (Map<String, Object>) Json.parse(Files.readString(out));
+        assertEquals(List.of("alloc", "io"),
+                ((List<Map<String, Object>>) res.get("phases")).stream().map(p -> p.get("name")).toList());
+    }
+
+    @Test
+    void indexFreeWorkloadOptionsAreValidated() {
+        String[][] bad = {
+            {"run", "--workload", "phases"},                                          // no --data-file
+            {"run", "--workload", "phases", "--data-file", "x", "--file-size", "300"}, // no unit
+            {"run", "--workload", "alloc", "--live-size", "0.5"},
+            {"run", "--workload", "alloc", "--rounds", "0"},
+            {"run", "--workload", "alloc", "--data-file", "x"},                        // not an alloc option
+            {"run", "--workload", "M1", "--index", "x", "--live-size", "8m"},          // not an M1 option
+            {"run", "--workload", "phases", "--data-file", "x", "--block-size", "3k"},
+        };
+        for (String[] a : bad) assertEquals(2, Main.run(a, System.out), String.join(" ", a));
+    }
+
+    @Test
     void failuresExitNonZeroWithOkFalse() throws Exception {
         assertEquals(2, Main.run(new String[] {"run", "--index", tmp.toString(), "--workload", "M9"}, System.out));
         assertEquals(2, Main.run(new String[] {"build-index", "--index", tmp.toString()}, System.out));

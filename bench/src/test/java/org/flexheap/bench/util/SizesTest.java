@@ -1,0 +1,35 @@
+package org.flexheap.bench.util;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+
+class SizesTest {
+    @Test
+    void binarySuffixes() {
+        assertEquals(3L << 30, Sizes.parse("3g"));
+        assertEquals(3L << 30, Sizes.parse("3G"));
+        assertEquals(3L << 30, Sizes.parse("3GiB"));
+        assertEquals(384L << 20, Sizes.parse("384m"));
+        assertEquals(4096, Sizes.parse("4k"));
+        assertEquals(1536L << 20, Sizes.parse("1.5g"));
+        assertEquals(1L << 40, Sizes.parse("1t"));
+    }
+
+    @Test
+    void bareNumbersFractionsAndJunkAreErrors() {
+        for (String bad : new String[] {"300", "0.5", "", "3x", "g", "-1g", "0k", "1e3m"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Sizes.parse(bad), bad);
+            assertEquals(true, e.getMessage().contains("'" + bad + "'"), e.getMessage());
+        }
+    }
+
+    @Test
+    void formatRoundTrips() {
+        assertEquals("3g", Sizes.format(3L << 30));
+        assertEquals("1.50g", Sizes.format(1536L << 20));
+        assertEquals("4k", Sizes.format(4096));
+        assertEquals(384L << 20, Sizes.parse(Sizes.format(384L << 20)));
+    }
+}
