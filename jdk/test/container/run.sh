@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# FlexHeap in containers, for real (issue 11): the FlexHeap JDK started in new
+# PID, mount and cgroup namespaces (unshare) inside a memory-limited cgroup, as
+# Docker and Kubernetes start it, and checked against the cgroup's own files:
+#   - the default max heap is 90% of the memory limit (FlexHeapMaxRAMPercentage)
+#   - the page-cache figure S_io (-Xlog:gc+flexheap) matches the cgroup's memory.stat
+#   - the chosen I/O-stall backend counts the JVM's own threads inside the PID
+#     namespace (a thread blocked in O_DIRECT reads shows up as stall), or another
+#     backend is chosen with a reason
+#   - UseCompressedOops stays on with a 64 GB memory size (-XX:MaxRAM=64g) as with stock G1
+# cgroup v1: the memory controller at /sys/fs/cgroup/memory. cgroup v2: used
+# when the v2 mount offers the memory controller (on this machine it is bound to
+# the v1 hierarchy, so the v2 cases report SKIP with that reason).
+# Usage: jdk/test/container/run.sh [CASE-NAME-REGEX]   (root)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+. "$here/../faults/lib.sh"
+T_WORK="$FLEXHEAP_ROOT/build/test-container"; T_CLASSES="$T_WORK/classes"
+only=${1:-.}
+want() { [[ $1 =~ $only ]]; }
+[ "$(id -u)" -eq 0 ] || die "run as root (cgroups, namespaces)"
+t_prepare
+trap t_cleanup_cgroups EXIT
+LIMIT=$((1024 << 20))
+data="${FLEXHEAP_TEST_DATADIR:-/var/tmp}/flexheap-container-$$.dat"
+trap 't_cleanup_cgroups; rm -f "$data"' EXIT
+
+# Run the rest of the command line in cgroup $1, optionally in new namespaces
+# with the cgroup file systems mounted afresh, as a container runtime does.
+# inside CGROUP ns|plain CMD...
+inside() {
+  local cg=$1 mode=$2; shift 2
+  if [ "$mode" = plain ]; then
+    sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$cg" "$@"
+  else
+    sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec unshare --pid --fork --mount --cgroup --mount-proc --propagation private sh -c '"'"'
+             mount -t tmpfs cgroup_root /sys/fs/cgroup && mkdir /sys/fs/cgroup/memory /sys/fs/cgroup/unified &&
+             mount -t cgroup -o memory cgroup /sys/fs/cgroup/memory &&
+             mount -t cgroup2 cgroup2 /sys/fs/cgroup/unified && exec "$@"'"'"' sh "$@"' sh "$cg" "$@"
+  fi
+}
+
+flag() { sed -n "s/^ *[a-z]* $1 *= *\([0-9a-z]*\) .*/\1/p" "$T_OUT" | head -1; }
+
+# --- sanity of the namespace setup ------------------------------------------------
+if want setup; then
+  t_cgroup setup $LIMIT
+  out=$(inside "$T_CG" ns sh -c 'echo pid=$$; grep memory /proc/self/cgroup; cat /sys/fs/cgroup/memory/memory.limit_in_bytes' 2>&1 || true)
+  if grep -q "pid=1" <<<"$out" && grep -q "memory:/$" <<<"$out" && grep -q "^$LIMIT$" <<<"$out"; then
+    t_pass setup-v1-namespaces "pid 1, /proc/self/cgroup memory:/, limit visible at /sys/fs/cgroup/memory"
+  else
+    t_fail setup-v1-namespaces "unexpected view inside the namespaces: $(tr '\n' ' ' <<<"$out")"
+  fi
+fi
+
+for mode in plain ns; do
+  # --- default max heap: 90% of the limit --------------------------------------
+  if want "maxheap-$mode"; then
+    t_cgroup "maxheap-$mode" $LIMIT
+    t_run "maxheap-v1-$mode" inside "$T_CG" $mode -- -XX:+UseFlexHeap -XX:+PrintFlagsFinal -version
+    mh=$(flag MaxHeapSize); want_mh=$((LIMIT * 90 / 100))
+    if [ -n "$(t_crash)" ] || [ "$T_RC" -ne 0 ]; then t_fail "maxheap-v1-$mode" "exit $T_RC $(t_crash)"
+    elif [ -n "$mh" ] && [ "$mh" -le "$want_mh" ] && [ "$mh" -ge $((want_mh - (32 << 20))) ]; then
+      t_pass "maxheap-v1-$mode" "MaxHeapSize=$mh, 90% of the 1 GiB limit is $want_mh"
+    else t_fail "maxheap-v1-$mode" "MaxHeapSize=${mh:-?}, want 90% of the limit ($want_mh, aligned down)"; fi
+  fi
+
+  # --- S_io against the cgroup's memory.stat --------------------------------------
+  if want "pagecache-$mode"; then
+    t_cgroup "pagecache-$mode" $LIMIT
+    [ -f "$data" ] || dd if=/dev/urandom of="$data" bs=1M count=256 status=none
+    # evict the file, so the reads inside charge its pages to the test cgroup
+    python3 -c 'import os,sys; fd=os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd,0,0,os.POSIX_FADV_DONTNEED)' "$data"
+    t_run "pagecache-v1-$mode" inside "$T_CG" $mode -- -XX:+UseFlexHeap -Xlog:gc+flexheap -Xmx256m \
+      FlexHeapWorkload cache "$data" 200 /sys/fs/cgroup/memory/memory.stat
+    host=$(awk '/^Cached:/ {print $2 * 1024}' /proc/meminfo)
+    if [ -n "$(t_crash)" ] || [ "$T_RC" -ne 0 ]; then t_fail "pagecache-v1-$mode" "exit $T_RC $(t_crash)"
+    else
+      # pair every CGCACHE line with the S_io of the decision logged just before it
+      res=$(awk -v lim=$LIMIT '
+        / decision state=/ { if (match($0, /S_io=[0-9]+/)) sio = substr($0, RSTART + 5, RLENGTH - 5) + 0 }
+        /^CGCACHE / { n++; cg = $2 + 0; d = sio - cg; if (d < 0) d = -d
+                      tol = cg / 10; if (tol < 16 * 1048576) tol = 16 * 1048576
+                      if (sio == "" || d > tol || sio > lim) bad++
+                      last = sprintf("S_io=%d cgroup=%d", sio, cg) }
+        END { printf "%d %d %s", n, bad, last }' "$T_OUT")
+      read -r n bad last <<<"$res" || true
+      if [ "${n:-0}" -ge 3 ] && [ "${bad:-1}" -eq 0 ]; then
+        t_pass "pagecache-v1-$mode" "$n pairs within 10%/16 MB, last $last (host Cached=$host)"
+      else
+        t_fail "pagecache-v1-$mode" "$bad of $n S_io figures differ from the cgroup's memory.stat, last $last (host Cached=$host)"
+      fi
+    fi
+  fi
+
+  # --- the stall backend sees the JVM's threads ------------------------------------
+  if want "stall-$mode"; then
+    t_cgroup "stall-$mode" $LIMIT
+    [ -f "$data" ] || dd if=/dev/urandom of="$data" bs=1M count=256 status=none
+    secs=3
+    t_run "stall-v1-$mode" inside "$T_CG" $mode -- -XX:+UseFlexHeap -Xlog:gc+flexheap=debug -Xmx256m \
+      -XX:FlexHeapProactiveGCInterval=0 FlexHeapWorkload direct "$data" $secs
+    src=$(grep -m1 -E "I/O stall source|No I/O stall source" "$T_OUT" | sed 's/^\[[^]]*\]\[[^]]*\]\[[^]]*\] *//' || true)
+    stall=$(grep -oE ' stall=[0-9.]+' "$T_OUT" | awk -F= '{s += $2} END {printf "%.3f", s + 0}')
+    backend=$(sed -n 's/.*I\/O stall source: \([a-z]*\).*/\1/p' "$T_OUT" | head -1)
+    if [ -n "$(t_crash)" ] || [ "$T_RC" -ne 0 ]; then t_fail "stall-v1-$mode" "exit $T_RC $(t_crash)"
+    elif [ -n "$backend" ] && [ "$backend" != none ]; then
+      if awk -v s="$stall" -v t=$secs 'BEGIN { exit !(s >= 0.3 * t) }'; then
+        t_pass "stall-v1-$mode" "backend $backend counted ${stall}s of stall for ${secs}s of O_DIRECT reads"
+      else
+        t_fail "stall-v1-$mode" "backend $backend counted only ${stall}s of stall for ${secs}s of O_DIRECT reads ($src)"
+      fi
+    elif [ "$mode" = ns ] && grep -qiE "namespace" <<<"$src"; then
+      t_pass "stall-v1-$mode" "no backend in a PID namespace, with a reason: $src"
+    else
+      t_fail "stall-v1-$mode" "no stall backend: $src"
+    fi
+  fi
+done
+
+# --- compressed oops at 64 GB -------------------------------------------------------
+if want oops; then
+  T_OUT_STOCK=""
+  t_run oops-64g-stock -- -XX:+UseG1GC -XX:MaxRAM=64g -XX:+PrintFlagsFinal -version
+  stock_oops=$(flag UseCompressedOops); stock_mh=$(flag MaxHeapSize)
+  t_run oops-64g -- -XX:+UseFlexHeap -XX:MaxRAM=64g -XX:+PrintFlagsFinal -version
+  oops=$(flag UseCompressedOops); mh=$(flag MaxHeapSize)
+  if [ "$T_RC" -ne 0 ]; then t_fail oops-64g "exit $T_RC"
+  elif [ "$oops" = true ] && [ "$stock_oops" = true ]; then
+    t_pass oops-64g "UseCompressedOops=true, MaxHeapSize=$mh (stock G1: $stock_mh)"
+  else t_fail oops-64g "UseCompressedOops=$oops MaxHeapSize=$mh with -XX:MaxRAM=64g; stock G1 keeps compressed oops ($stock_oops, $stock_mh)"; fi
+  # an explicit -Xmx beyond the compressed-oops limit is the user's choice
+  t_run oops-xmx40g -- -XX:+UseFlexHeap -Xmx40g -XX:+PrintFlagsFinal -version
+  [ "$T_RC" -eq 0 ] && [ "$(flag MaxHeapSize)" = $((40 << 30)) ] \
+    && t_pass oops-xmx40g "explicit -Xmx40g kept (UseCompressedOops=$(flag UseCompressedOops))" \
+    || t_fail oops-xmx40g "exit $T_RC, MaxHeapSize=$(flag MaxHeapSize)"
+  # inside a container: a 64 GB cgroup limit is above this machine's RAM, which
+  # HotSpot reads as no limit, so the namespace case uses -XX:MaxRAM=64g as well
+  t_cgroup oops-ns $((64 << 30))
+  t_run oops-64g-ns inside "$T_CG" ns -- -XX:+UseFlexHeap -XX:MaxRAM=64g -XX:+PrintFlagsFinal -version
+  [ "$T_RC" -eq 0 ] && [ "$(flag UseCompressedOops)" = true ] \
+    && t_pass oops-64g-ns "UseCompressedOops=true, MaxHeapSize=$(flag MaxHeapSize)" \
+    || t_fail oops-64g-ns "exit $T_RC, UseCompressedOops=$(flag UseCompressedOops), MaxHeapSize=$(flag MaxHeapSize)"
+fi
+
+# --- cgroup v2 ------------------------------------------------------------------------
+if want v2; then
+  v2=$(mount -t cgroup2 | awk '{print $3; exit}')
+  if [ -z "$v2" ]; then t_skip v2 "no cgroup v2 mount"
+  elif ! grep -qw memory "$v2/cgroup.controllers"; then
+    t_skip v2 "the v2 mount $v2 offers only '$(cat "$v2/cgroup.controllers")': the memory controller is bound to the v1 hierarchy at /sys/fs/cgroup/memory (a controller lives in one hierarchy; moving it needs the v1 hierarchy unmounted, i.e. no v1 memory cgroups at all)"
+  else
+    cg="$v2/flexheap-test-v2-$$"; mkdir -p "$cg"; echo $LIMIT > "$cg/memory.max"
+    t_run maxheap-v2-ns inside "$cg" ns -- -XX:+UseFlexHeap -XX:+PrintFlagsFinal -version
+    mh=$(flag MaxHeapSize); rmdir "$cg" 2>/dev/null || true
+    [ -n "$mh" ] && [ "$mh" -le $((LIMIT * 90 / 100)) ] && [ "$mh" -ge $((LIMIT * 85 / 100)) ] \
+      && t_pass maxheap-v2-ns "MaxHeapSize=$mh" || t_fail maxheap-v2-ns "MaxHeapSize=${mh:-?}"
+  fi
+fi
+
+t_summary containers

@@ -1,0 +1,24 @@
+/*
+ * @test
+ * @summary Humongous allocations (1-4 MiB arrays, 1 MiB regions) while FlexHeap shrinks the heap in an
+ *          I/O phase: no OutOfMemoryError, no crash, committed heap within [-Xms, -Xmx].
+ * @library /lib
+ * @build FlexHeapStress StressSupport
+ * @run main/timeout=300 TestFlexHeapHumongousShrink
+ */
+public class TestFlexHeapHumongousShrink {
+    public static void main(String[] args) throws Exception {
+        var r = FlexHeapTestSupport.java(FlexHeapTestSupport.withClasses(
+                "-XX:+UseFlexHeap", "-Xms32m", "-Xmx384m", "-XX:G1HeapRegionSize=1m", "-Xlog:gc+flexheap,gc",
+                "FlexHeapStress", "humongous", StressSupport.dataFile().toString(), "10"));
+        String out = StressSupport.completed(r, "FlexHeap");
+        var ds = FlexHeapTestSupport.decisions(out);
+        if (ds.isEmpty()) throw new RuntimeException("no decisions logged");
+        StressSupport.committedWithin(ds, 32L << 20, 384L << 20);
+        double io = FlexHeapTestSupport.phaseTime(out, "PHASE io start");
+        long shrinks = ds.stream().filter(d -> d.time() > io && d.action().equals("Shrink")).count();
+        long humongousGcs = out.lines().filter(l -> l.contains("G1 Humongous Allocation")).count();
+        System.out.println(ds.size() + " decisions, " + shrinks + " shrinks during humongous allocation, "
+                           + humongousGcs + " humongous-allocation GCs");
+    }
+}

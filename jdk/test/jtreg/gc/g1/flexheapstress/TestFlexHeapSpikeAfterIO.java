@@ -1,0 +1,39 @@
+/*
+ * @test
+ * @summary An allocation spike to 82% of the max heap right after an I/O phase let FlexHeap shrink
+ *          the heap: no OutOfMemoryError where stock G1 with the same max heap succeeds.
+ * @library /lib
+ * @build FlexHeapStress StressSupport
+ * @run main/timeout=300 TestFlexHeapSpikeAfterIO
+ */
+import java.util.List;
+
+public class TestFlexHeapSpikeAfterIO {
+    public static void main(String[] args) throws Exception {
+        String file = StressSupport.dataFile().toString();
+        List<String> common = List.of("-Xms32m", "-Xmx512m", "-XX:G1HeapRegionSize=1m", "-Xlog:gc",
+                                      "FlexHeapStress", "spike", file, "8", "420");
+        var stock = FlexHeapTestSupport.java(FlexHeapTestSupport.withClasses(
+                concat(List.of("-XX:+UseG1GC"), common)));
+        if (stock.exit() != 0 || stock.output().contains("OutOfMemoryError")) {
+            throw new jtreg.SkippedException("stock G1 cannot run the spike here either (exit " + stock.exit() + ")");
+        }
+        var flex = FlexHeapTestSupport.java(FlexHeapTestSupport.withClasses(
+                concat(List.of("-XX:+UseFlexHeap", "-Xlog:gc+flexheap"), common)));
+        String out = StressSupport.completed(flex, "FlexHeap");
+        var ds = FlexHeapTestSupport.decisions(out);
+        StressSupport.committedWithin(ds, 32L << 20, 512L << 20);
+        double spike = FlexHeapTestSupport.phaseTime(out, "PHASE spike start");
+        long peakBefore = ds.stream().filter(d -> d.time() < spike).mapToLong(d -> d.committed()).max().orElse(0);
+        long atSpike = ds.stream().filter(d -> d.time() < spike).reduce((a, b) -> b).map(d -> d.committed()).orElse(0L);
+        System.out.println("committed: peak before the spike " + (peakBefore >> 20) + "M, when it started "
+                           + (atSpike >> 20) + "M; " + ds.size() + " decisions"
+                           + (atSpike < peakBefore ? "" : " (the I/O phase did not shrink the heap)"));
+    }
+
+    static List<String> concat(List<String> a, List<String> b) {
+        var l = new java.util.ArrayList<>(a);
+        l.addAll(b);
+        return l;
+    }
+}

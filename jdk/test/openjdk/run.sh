@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Run OpenJDK's own G1 tests (test/hotspot/jtreg of the source we build from)
+# against a JDK, and print pass/fail counts.
+#
+# Usage: jdk/test/openjdk/run.sh [-c on|off|stock|debug-on] [-s ci|g1|gc|g1+gc] [jtreg args...] [tests...]
+#   -c on        build/flexheap-jdk with -XX:+UseG1GC -XX:+UseFlexHeap (exclusions: flexheap-on.exclude)
+#   -c off       build/flexheap-jdk with -XX:+UseG1GC (must equal stock)
+#   -c stock     the Temurin 25.0.3 base JDK with -XX:+UseG1GC
+#   -c debug-on  build/flexheap-jdk-fastdebug with UseFlexHeap and -XX:+VerifyBeforeGC -XX:+VerifyAfterGC
+#   -s g1        test/hotspot/jtreg/gc/g1 (tier1_gc_1 and TestIHOPErgo: the whole directory)
+#   -s gc        tier1_gc_2 (gc/ without g1, stress, epsilon, shenandoah); -XX:+UseG1GC makes jtreg
+#                skip the tests of other collectors, so what runs is the G1-relevant part
+#   -s ci        a fixed subset of a few minutes (ci-subset.txt)
+# Tests given as arguments replace the subset. The test native libraries are built
+# once in the configured build dir (make build-test-hotspot-jtreg-native, under
+# the build lock) and passed with -nativepath. Exit status: 0 iff nothing failed.
+# Environment: FLEXHEAP_JTREG_CONC (default 2), FLEXHEAP_OPENJDK_VMOPTS (extra VM options).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+. "$here/../../common.sh"
+config=on subset=ci extra=() tests=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -c) config=$2; shift 2 ;;
+    -s) subset=$2; shift 2 ;;
+    -*) extra+=("$1"); shift ;;
+    *) tests+=("$1"); shift ;;
+  esac
+done
+src="$SRC_PRISTINE/test/hotspot/jtreg"
+[ -d "$src" ] || src=$("$FLEXHEAP_ROOT/jdk/fetch-source.sh")/test/hotspot/jtreg
+base=$("$FLEXHEAP_ROOT/jdk/find-base-jdk.sh" || true)
+vmopts=(-XX:+UseG1GC)
+exclude=(-exclude:"$src/ProblemList.txt")   # OpenJDK's own known failures, as in make test
+case "$config" in
+  on)       jdk="$JDK_OUT"; vmopts+=(-XX:+UseFlexHeap); exclude+=(-exclude:"$here/flexheap-on.exclude") ;;
+  off)      jdk="$JDK_OUT" ;;
+  stock)    jdk="${FLEXHEAP_STOCK_JDK:-$base}" ;;
+  debug-on) jdk="$FLEXHEAP_ROOT/build/flexheap-jdk-fastdebug"
+            vmopts+=(-XX:+UseFlexHeap -XX:+UnlockDiagnosticVMOptions -XX:+VerifyBeforeGC -XX:+VerifyAfterGC)
+            exclude+=(-exclude:"$here/flexheap-on.exclude" -exclude:"$here/verify.exclude") ;;
+  *) die "unknown config $config (on, off, stock, debug-on)" ;;
+esac
+[ -n "$jdk" ] && [ -x "$jdk/bin/java" ] || die "no JDK for config $config at '${jdk:-}'"
+# shellcheck disable=SC2206
+vmopts+=(${FLEXHEAP_OPENJDK_VMOPTS:-})
+
+if [ ${#tests[@]} -eq 0 ]; then
+  case "$subset" in
+    g1) tests=("$src/gc/g1") ;;
+    gc) tests=("$src:tier1_gc_2") ;;
+    g1+gc) tests=("$src/gc/g1" "$src:tier1_gc_2") ;;
+    ci) while read -r t; do tests+=("$src/$t"); done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$here/ci-subset.txt") ;;
+    *) die "unknown subset $subset (ci, g1, gc, g1+gc)" ;;
+  esac
+fi
+
+# Test native libraries (libTestPeriodicCollectionJNI.so etc.), from the release
+# build dir; the lock keeps this make from running beside a jdk/build.sh make.
+native="$BUILD_DIR/support/test/hotspot/jtreg/native/lib"
+if [ ! -f "$native/.flexheap-built" ]; then
+  [ -f "$BUILD_DIR/spec.gmk" ] || die "no configured build in $BUILD_DIR (run jdk/build.sh first)"
+  log "building the hotspot jtreg test native libraries (log: $BUILD_DIR/build-test-native.log)"
+  (flock 9; nice -n 10 make -C "$BUILD_DIR" build-test-hotspot-jtreg-native LOG=warn) \
+    9>"$FLEXHEAP_CACHE/build.lock" > "$BUILD_DIR/build-test-native.log" 2>&1 \
+    || { tail -20 "$BUILD_DIR/build-test-native.log" >&2; die "building test native libraries failed"; }
+  touch "$native/.flexheap-built"
+fi
+
+jar=$("$FLEXHEAP_ROOT/jdk/fetch-jtreg.sh")
+name="$config-$subset"
+work="$FLEXHEAP_ROOT/build/openjdk-jtreg/$name"
+rm -rf "$work/report"; mkdir -p "$work"
+jvmopt_args=(); for o in "${vmopts[@]}"; do jvmopt_args+=(-vmoption:"$o"); done
+log "OpenJDK tests ($subset) on $jdk with ${vmopts[*]}"
+start=$SECONDS
+set +e
+nice -n "${FLEXHEAP_NICE:-10}" "$jdk/bin/java" -jar "$jar" -jdk:"$jdk" -conc:"${FLEXHEAP_JTREG_CONC:-2}" \
+  -agentvm -timeoutFactor:"${FLEXHEAP_JTREG_TIMEOUT_FACTOR:-4}" -verbose:summary -retain:fail,error \
+  -nativepath:"$native" "${jvmopt_args[@]}" "${exclude[@]}" \
+  -w:"$work/work" -r:"$work/report" "${extra[@]}" "${tests[@]}" > "$work/jtreg.out" 2>&1
+rc=$?
+set -e
+summary="$work/report/text/summary.txt"
+[ -f "$summary" ] || { tail -30 "$work/jtreg.out" >&2; die "jtreg produced no summary (exit $rc)"; }
+count() { grep -c " $1\." "$summary" || true; }
+passed=$(grep -c ' Passed\.' "$summary" || true)
+failed=$(grep -c ' Failed\.' "$summary" || true)
+errors=$(grep -c ' Error\.' "$summary" || true)
+skipped=$(grep -Ec ' (Passed\. Skipped|Skipped)' "$summary" || true)
+grep -E ' (Failed|Error)\.' "$summary" | sed 's/^/  FAIL /' || true
+echo "openjdk-tests config=$config subset=$subset: passed=$passed failed=$failed error=$errors (of them skipped: $skipped) in $((SECONDS - start))s  [report: $work/report]"
+[ "$failed" -eq 0 ] && [ "$errors" -eq 0 ] && [ "$passed" -gt 0 ]
