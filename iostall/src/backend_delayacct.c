@@ -5,10 +5,19 @@
  * cumulative per thread, so each registered thread keeps a baseline taken at
  * registration and its last read value; an exited thread's last value moves
  * into `retired` so the total never decreases.
+ *
+ * Reading N threads costs N netlink round trips, so the reads happen off the
+ * caller's path: a background thread refreshes every registered thread each
+ * period (IOSTALL_DELAYACCT_REFRESH_MS, default 100 ms, stretched so that a
+ * round takes at most 5% of the time) and adds what changed to a running
+ * total. iostall_total_ns() is one atomic load: O(1) inside a GC pause, at
+ * the price of being up to one period old.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +26,8 @@
 #include "taskstats.h"
 
 #define NBUCKETS 1024
+#define REFRESH_MS_DEFAULT 100
+#define REFRESH_MAX_SHARE 20	/* sleep >= 20 x the round's duration */
 
 struct da_thread {
 	struct da_thread *next;
@@ -26,11 +37,20 @@ struct da_thread {
 };
 
 struct da_priv {
-	pthread_mutex_t lock;
+	pthread_mutex_t lock;		/* everything below but total */
 	struct taskstats_conn ts;	/* fd < 0: use /proc */
 	struct da_thread *bucket[NBUCKETS];
 	int count;
 	uint64_t retired;
+	/* retired + sum of (last - base): only grows, read without the lock */
+	uint64_t total;
+	/* the refresher */
+	pthread_t thread;
+	int started;
+	int stop;
+	pthread_cond_t cv;		/* CLOCK_MONOTONIC: stop wakes it */
+	unsigned int period_ms;
+	uint64_t rounds;		/* completed refresh rounds */
 };
 
 static struct da_priv *priv(struct iostall *st)
@@ -87,8 +107,91 @@ static int refresh(struct da_priv *p, struct da_thread **pp)
 		retire(p, pp);
 		return -ESRCH;
 	}
+	if (now > t->last)
+		__atomic_add_fetch(&p->total, now - t->last, __ATOMIC_RELAXED);
 	t->last = now;
 	return 0;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* One pass over all registered threads, one bucket per lock hold. */
+static void refresh_all(struct da_priv *p)
+{
+	struct da_thread **pp;
+
+	for (int i = 0; i < NBUCKETS; i++) {
+		pthread_mutex_lock(&p->lock);
+		pp = &p->bucket[i];
+		while (*pp) {
+			if (refresh(p, pp) == 0)
+				pp = &(*pp)->next;
+		}
+		pthread_mutex_unlock(&p->lock);
+	}
+}
+
+static void *refresher(void *arg)
+{
+	struct da_priv *p = arg;
+	struct timespec until;
+	uint64_t t0, took, sleep_ns;
+
+	pthread_mutex_lock(&p->lock);
+	while (!p->stop) {
+		pthread_mutex_unlock(&p->lock);
+		t0 = mono_ns();
+		refresh_all(p);
+		took = mono_ns() - t0;
+		sleep_ns = (uint64_t)p->period_ms * 1000000ull;
+		if (sleep_ns < took * REFRESH_MAX_SHARE)
+			sleep_ns = took * REFRESH_MAX_SHARE;
+		t0 += took + sleep_ns;
+		until.tv_sec = t0 / 1000000000ull;
+		until.tv_nsec = t0 % 1000000000ull;
+		pthread_mutex_lock(&p->lock);
+		p->rounds++;
+		while (!p->stop &&
+		       pthread_cond_timedwait(&p->cv, &p->lock, &until) != ETIMEDOUT)
+			;
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+/* Start the refresher with every signal blocked: the host's signals are not ours. */
+static int start_refresher(struct da_priv *p)
+{
+	sigset_t all, old;
+	int err;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&p->thread, NULL, refresher, p);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err)
+		return -err;
+	pthread_setname_np(p->thread, "iostall-da");
+	p->started = 1;
+	return 0;
+}
+
+static void stop_refresher(struct da_priv *p)
+{
+	if (!p->started)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->stop = 1;
+	pthread_cond_signal(&p->cv);
+	pthread_mutex_unlock(&p->lock);
+	pthread_join(p->thread, NULL);
+	p->started = 0;
 }
 
 static int da_reg(struct iostall *st, pid_t tid)
@@ -159,30 +262,10 @@ static int64_t da_thread_ns(struct iostall *st, pid_t tid)
 	return ret;
 }
 
+/* As of the last refresh: no syscall, no lock (the caller is in a GC pause). */
 static uint64_t da_total_ns(struct iostall *st)
 {
-	struct da_priv *p = priv(st);
-	struct da_thread **pp;
-	uint64_t sum;
-	int i;
-
-	pthread_mutex_lock(&p->lock);
-	for (i = 0; i < NBUCKETS; i++) {
-		pp = &p->bucket[i];
-		while (*pp) {
-			if (refresh(p, pp) == 0)
-				pp = &(*pp)->next;
-		}
-	}
-	sum = p->retired;
-	for (i = 0; i < NBUCKETS; i++) {
-		struct da_thread *t;
-
-		for (t = p->bucket[i]; t; t = t->next)
-			sum += t->last - t->base;
-	}
-	pthread_mutex_unlock(&p->lock);
-	return sum;
+	return __atomic_load_n(&priv(st)->total, __ATOMIC_RELAXED);
 }
 
 static int da_count(struct iostall *st)
@@ -202,6 +285,7 @@ static void da_close(struct iostall *st)
 	struct da_thread *t, *next;
 	int i;
 
+	stop_refresher(p);
 	for (i = 0; i < NBUCKETS; i++) {
 		for (t = p->bucket[i]; t; t = next) {
 			next = t->next;
@@ -209,6 +293,7 @@ static void da_close(struct iostall *st)
 		}
 	}
 	taskstats_close(&p->ts);
+	pthread_cond_destroy(&p->cv);
 	pthread_mutex_destroy(&p->lock);
 	free(p);
 }
@@ -243,6 +328,8 @@ static int delayacct_enabled(void)
 int iostall_delayacct_open(struct iostall *st, char *why, size_t len)
 {
 	struct da_priv *p;
+	pthread_condattr_t ca;
+	const char *env;
 	uint64_t ns;
 	int on, err;
 
@@ -263,12 +350,19 @@ int iostall_delayacct_open(struct iostall *st, char *why, size_t len)
 		return -ENOMEM;
 	}
 	pthread_mutex_init(&p->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&p->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	env = getenv("IOSTALL_DELAYACCT_REFRESH_MS");
+	p->period_ms = env && atoi(env) > 0 ? (unsigned int)atoi(env) : REFRESH_MS_DEFAULT;
 
 	err = taskstats_open(&p->ts);
 	if (!err)
 		err = taskstats_blkio_ns(&p->ts, gettid(), &ns);
 	if (!err) {
-		snprintf(why, len, "delayacct: taskstats netlink");
+		snprintf(why, len, "delayacct: taskstats netlink, refreshed every %u ms",
+			 p->period_ms);
 	} else {
 		taskstats_close(&p->ts);
 		if (procstat_blkio_ns(gettid(), &ns)) {
@@ -280,6 +374,13 @@ int iostall_delayacct_open(struct iostall *st, char *why, size_t len)
 		snprintf(why, len,
 			 "delayacct: /proc stat, clock-tick resolution (taskstats: %s%s)",
 			 strerror(-err), err == -EPERM ? ", needs CAP_NET_ADMIN" : "");
+	}
+	err = start_refresher(p);
+	if (err) {
+		snprintf(why, len, "delayacct: cannot start the refresh thread: %s",
+			 strerror(-err));
+		da_close(&(struct iostall){ .priv = p });
+		return err;
 	}
 	st->priv = p;
 	st->ops = &da_ops;

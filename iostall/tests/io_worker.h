@@ -17,6 +17,9 @@ struct io_job {
 	double secs;
 	struct iostall *st[2];
 	int nst;
+	/* If set: after the reads, set io_done and wait while *hold, still registered. */
+	volatile int *hold;
+	volatile int io_done;
 	/* results */
 	uint64_t blocked_ns;	/* sum of clock_gettime around each read() */
 	uint64_t wall_ns;
@@ -76,6 +79,11 @@ static void *io_worker(void *arg)
 		j->nreads++;
 	} while (t1 - start < (uint64_t)(j->secs * 1e9));
 	j->wall_ns = now_ns() - start;
+	if (j->hold) {
+		__atomic_store_n(&j->io_done, 1, __ATOMIC_RELEASE);
+		while (__atomic_load_n(j->hold, __ATOMIC_ACQUIRE))
+			usleep(1000);
+	}
 	for (i = 0; i < j->nst; i++) {
 		j->stall[i] = iostall_thread_ns(j->st[i], tid);
 		iostall_unregister(j->st[i], tid);

@@ -53,7 +53,7 @@ if [ ! -e /sys/kernel/btf/vmlinux ]; then
 	echo "SKIP bpf tests: kernel has no BTF (/sys/kernel/btf/vmlinux)" | count
 fi
 
-for t in test_odirect test_quiet test_mmap_fault test_churn test_agree test_pidns; do
+for t in test_odirect test_quiet test_mmap_fault test_churn test_agree test_pidns test_pauseread; do
 	"$OUT/tests/$t" 2>&1 | count
 	rc=${PIPESTATUS[0]}
 	# A crash or a failure with no line of its own still counts.

@@ -2,8 +2,8 @@
 /*
  * Test 4: 10,000 short-lived threads register themselves, do a little work
  * and unregister (or exit still registered): the tracked count and backend
- * entries return to baseline, for bpf (exit hook) and delayacct (lazy
- * cleanup at the next read).
+ * entries return to baseline, for bpf (exit hook) and delayacct (cleanup by
+ * its refresh thread).
  */
 #include <pthread.h>
 #include "testlib.h"
@@ -64,7 +64,7 @@ static void variant(struct iostall *st, const char *label, int unregister)
 	churn(&c);
 	deadline = now_ns() + 2000000000ull;
 	do {
-		tot = iostall_total_ns(st);	/* delayacct retires exited tids here */
+		tot = iostall_total_ns(st);
 		tr = iostall_tracked(st);
 		me = iostall_map_entries(st);
 		if (tr == tr0 && me == me0)
