@@ -1,4 +1,26 @@
 /*
+ * Copyright (c) 2026, FlexHeap contributors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  The FlexHeap contributors
+ * designate this particular file as subject to the "Classpath" exception
+ * as provided by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ */
+
+/*
  * Part of FlexHeap's tests: launch a child JVM of the JDK under test and read
  * its FlexHeap decisions back from the unified log.
  */
@@ -26,9 +48,10 @@ public class FlexHeapTestSupport {
         }
     }
 
-    /** One "decision" line of -Xlog:gc+flexheap. */
+    /** One "decision" line of -Xlog:gc+flexheap (policy, target, usedAfter: null/-1 in older lines). */
     public record Decision(double time, long gcId, String state, String action, long bytes, String reason,
-                           long committed, long pageCache, String pause) {}
+                           long committed, long pageCache, String pause, String policy, long target,
+                           long usedAfter) {}
 
     static String tail(String s, int n) { return s.length() <= n ? s : s.substring(s.length() - n); }
 
@@ -52,7 +75,8 @@ public class FlexHeapTestSupport {
 
     static final Pattern DECISION = Pattern.compile(
         "\\[(\\d+\\.\\d+)s\\].*GC\\((\\d+)\\) decision state=(\\S+) action=(\\S+) bytes=(\\d+) reason=(\\S+) "
-        + ".*committed=(\\d+) S_io=(\\d+) pause=(\\S+)");
+        + ".*committed=(\\d+) S_io=(\\d+) pause=(\\S+)"
+        + "(?: policy=(\\S+) gc_rate=\\S+ io_rate=\\S+ refault=\\S+ target=(\\d+) used_after=(\\d+))?");
 
     public static List<Decision> decisions(String log) {
         List<Decision> l = new ArrayList<>();
@@ -60,7 +84,9 @@ public class FlexHeapTestSupport {
         while (m.find()) {
             l.add(new Decision(Double.parseDouble(m.group(1)), Long.parseLong(m.group(2)), m.group(3), m.group(4),
                                Long.parseLong(m.group(5)), m.group(6), Long.parseLong(m.group(7)),
-                               Long.parseLong(m.group(8)), m.group(9)));
+                               Long.parseLong(m.group(8)), m.group(9), m.group(10),
+                               m.group(11) == null ? -1 : Long.parseLong(m.group(11)),
+                               m.group(12) == null ? -1 : Long.parseLong(m.group(12))));
         }
         return l;
     }
@@ -72,6 +98,32 @@ public class FlexHeapTestSupport {
         if (i < 0) throw new RuntimeException("no '" + marker + "' in output");
         Matcher m = Pattern.compile("\\[(\\d+\\.\\d+)s\\]").matcher(log);
         return m.find(i) ? Double.parseDouble(m.group(1)) : Double.MAX_VALUE;
+    }
+
+    /** Per GC id, the value of key=... on that GC's "inputs" debug line (-Xlog:gc+flexheap=debug). */
+    public static Map<Long, Double> inputs(String log, String key) {
+        Map<Long, Double> m = new HashMap<>();
+        Matcher x = Pattern.compile("GC\\((\\d+)\\) inputs .*?\\b" + Pattern.quote(key) + "=([0-9.eE+-]+)").matcher(log);
+        while (x.find()) m.put(Long.parseLong(x.group(1)), Double.parseDouble(x.group(2)));
+        return m;
+    }
+
+    /** Per GC id, the pause time in ms that -Xlog:gc reports for pauses whose line contains kind. */
+    public static Map<Long, Double> pauseMs(String log, String kind) {
+        Map<Long, Double> m = new HashMap<>();
+        Matcher x = Pattern.compile("GC\\((\\d+)\\) (Pause [^\\n]*?) (\\d+\\.\\d+)ms").matcher(log);
+        while (x.find()) {
+            if (x.group(2).contains(kind)) m.put(Long.parseLong(x.group(1)), Double.parseDouble(x.group(3)));
+        }
+        return m;
+    }
+
+    public static boolean isRoot() {
+        try {
+            return new String(Files.readAllBytes(Paths.get("/proc/self/status"))).matches("(?s).*\\nUid:\\s+0\\s.*");
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     public static boolean hasStallSource(String log) {

@@ -1,4 +1,26 @@
 /*
+ * Copyright (c) 2026, FlexHeap contributors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  The FlexHeap contributors
+ * designate this particular file as subject to the "Classpath" exception
+ * as provided by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ */
+
+/*
  * @test
  * @summary Every FlexHeap decision is a jdk.FlexHeapDecision JFR event (on in the default settings)
  *          carrying the fields of its -Xlog:gc+flexheap line; without -XX:+UseFlexHeap there are none.
@@ -43,6 +65,13 @@ public class TestFlexHeapJfrEvent {
             check(e, "reason", e.getString("reason"), l.reason());
             check(e, "committed", String.valueOf(e.getLong("committed")), String.valueOf(l.committed()));
             check(e, "pageCache", String.valueOf(e.getLong("pageCache")), String.valueOf(l.pageCache()));
+            check(e, "policy", e.getString("policy"), l.policy());
+            check(e, "target", String.valueOf(e.getLong("target")), String.valueOf(l.target()));
+            check(e, "usedAfter", String.valueOf(e.getLong("usedAfter")), String.valueOf(l.usedAfter()));
+            if (e.getDouble("gcRate") < 0 || e.getDouble("ioRate") < 0 || e.getDouble("refaultFraction") < 0
+                || e.getDouble("refaultFraction") > 1) {
+                throw new RuntimeException("rate or refault fraction out of range in " + e);
+            }
             if (e.getDouble("gcCost") < 0 || e.getDouble("ioCost") < 0 || e.getDouble("totalCostAverage") < 0) {
                 throw new RuntimeException("negative cost in " + e);
             }

@@ -1,0 +1,45 @@
+/*
+ * Copyright (c) 2026, FlexHeap contributors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  The FlexHeap contributors
+ * designate this particular file as subject to the "Classpath" exception
+ * as provided by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ */
+
+/*
+ * Part of FlexHeap's tests: sets FlexHeapProactiveGCInterval through the HotSpot diagnostic MXBean (as
+ * jcmd VM.set_flag does) after a second, then allocates for a few seconds.
+ * Usage: SetProactiveInterval <interval_ms> <seconds>
+ */
+import com.sun.management.HotSpotDiagnosticMXBean;
+import java.lang.management.ManagementFactory;
+
+public class SetProactiveInterval {
+    static volatile Object sink;
+
+    public static void main(String[] args) throws Exception {
+        Thread.sleep(1500);
+        HotSpotDiagnosticMXBean bean = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+        bean.setVMOption("FlexHeapProactiveGCInterval", args[0]);
+        System.out.println("INTERVAL SET " + bean.getVMOption("FlexHeapProactiveGCInterval").getValue());
+        System.out.flush();
+        long end = System.nanoTime() + (long) (Double.parseDouble(args[1]) * 1e9);
+        while (System.nanoTime() < end) {
+            sink = new byte[4096];
+        }
+    }
+}

@@ -1,0 +1,114 @@
+/*
+ * Copyright (c) 2026, FlexHeap contributors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  The FlexHeap contributors
+ * designate this particular file as subject to the "Classpath" exception
+ * as provided by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ */
+
+/*
+ * @test
+ * @summary Configurations FlexHeap cannot or need not act in: -Xms equal to -Xmx turns it off (said once,
+ *          no decisions, no proactive task); with no collector chosen UseFlexHeap selects G1 even where
+ *          ergonomics would pick Serial; FlexHeapPolicy and FlexHeapGCTimeRatio are validated; paper mode
+ *          sets its ergonomic defaults; FlexHeapProactiveGCInterval can be turned on from 0 at run time.
+ * @library /lib
+ * @build SetProactiveInterval FlexHeapPhases
+ * @run main/timeout=300 TestFlexHeapConfigurations
+ */
+import java.util.List;
+import java.util.regex.*;
+
+public class TestFlexHeapConfigurations {
+    static String flag(String out, String name) {
+        Matcher m = Pattern.compile("\\s" + name + "\\s+=\\s+(\\S+)").matcher(out);
+        if (!m.find()) throw new RuntimeException("no " + name + " in\n" + out);
+        return m.group(1);
+    }
+
+    static int count(String s, String what) {
+        int n = 0;
+        for (int i = s.indexOf(what); i >= 0; i = s.indexOf(what, i + 1)) n++;
+        return n;
+    }
+
+    public static void main(String[] args) throws Exception {
+        String file = FlexHeapTestSupport.dataFile().toString();
+        // -Xms = -Xmx: nothing to resize.
+        String fixed = FlexHeapTestSupport.java(FlexHeapTestSupport.withClasses(
+                "-XX:+UseFlexHeap", "-Xms256m", "-Xmx256m", "-Xlog:gc+flexheap=debug,gc+task=debug",
+                "FlexHeapPhases", "2", "0", "0", file)).shouldHaveExit(0)
+            .shouldNotContain(" decision ").shouldNotContain("FlexHeap Proactive GC Task")
+            .shouldNotContain("FlexHeap Signals Task").output();
+        if (count(fixed, "FlexHeap is off: the minimum heap equals the maximum heap") != 1) {
+            throw new RuntimeException("-Xms = -Xmx not said exactly once");
+        }
+
+        // One CPU: ergonomics would pick Serial; UseFlexHeap asks for G1.
+        String one = FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:ActiveProcessorCount=1",
+                "-Xlog:gc", "-XX:+PrintFlagsFinal", "-version")).shouldHaveExit(0)
+            .shouldContain("UseFlexHeap selects the G1 collector").output();
+        if (!flag(one, "UseG1GC").equals("true")) throw new RuntimeException("G1 not selected");
+        String oneStock = FlexHeapTestSupport.java(List.of("-XX:ActiveProcessorCount=1", "-XX:+PrintFlagsFinal",
+                "-version")).shouldHaveExit(0).output();
+        if (!flag(oneStock, "UseSerialGC").equals("true")) {
+            throw new RuntimeException("without FlexHeap one CPU should pick Serial; the check above means nothing");
+        }
+        // An explicit other collector is still refused.
+        FlexHeapTestSupport.java(List.of("-XX:+UseSerialGC", "-XX:+UseFlexHeap", "-version"))
+            .shouldContain("requires the G1 collector").shouldHaveExit(1);
+
+        // FlexHeapPolicy and FlexHeapGCTimeRatio.
+        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapPolicy=bogus", "-version"))
+            .shouldContain("FlexHeapPolicy (bogus) must be one of: balance, paper").shouldHaveExit(1);
+        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapGCTimeRatio=0", "-version"))
+            .shouldContain("FlexHeapGCTimeRatio").shouldHaveExit(1);
+        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapGCTimeRatio=1001", "-version"))
+            .shouldContain("FlexHeapGCTimeRatio").shouldHaveExit(1);
+        String balance = FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:+PrintFlagsFinal", "-version"))
+            .shouldHaveExit(0).output();
+        if (!flag(balance, "FlexHeapPolicy").equals("balance") || !flag(balance, "FlexHeapCostAsRate").equals("true")
+            || !flag(balance, "FlexHeapGCTimeRatio").equals("24")) {
+            throw new RuntimeException("balance defaults wrong");
+        }
+        String paper = FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapPolicy=paper",
+                "-XX:+PrintFlagsFinal", "-version")).shouldHaveExit(0).output();
+        if (!flag(paper, "FlexHeapCostAsRate").equals("false") || !flag(paper, "FlexHeapNegligibleCostPercent").equals("0")) {
+            throw new RuntimeException("paper mode did not set its ergonomic defaults");
+        }
+        String paperGiven = FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapPolicy=paper",
+                "-XX:+FlexHeapCostAsRate", "-XX:FlexHeapNegligibleCostPercent=5", "-XX:+PrintFlagsFinal", "-version"))
+            .shouldHaveExit(0).output();
+        if (!flag(paperGiven, "FlexHeapCostAsRate").equals("true")
+            || !flag(paperGiven, "FlexHeapNegligibleCostPercent").equals("5")) {
+            throw new RuntimeException("paper mode overrode explicit flags");
+        }
+
+        // FlexHeapProactiveGCInterval: manageable, on from 0 at run time.
+        String dyn = FlexHeapTestSupport.java(FlexHeapTestSupport.withClasses(
+                "-XX:+UseFlexHeap", "-Xmx256m", "-XX:FlexHeapProactiveGCInterval=0", "-Xlog:gc+flexheap=debug",
+                "SetProactiveInterval", "100", "3")).shouldHaveExit(0).output();
+        int set = dyn.indexOf("INTERVAL SET");
+        if (set < 0) throw new RuntimeException("the program did not set the flag");
+        if (dyn.substring(0, set).contains("proactive check:")) {
+            throw new RuntimeException("proactive checks ran with FlexHeapProactiveGCInterval=0");
+        }
+        if (count(dyn.substring(set), "proactive check:") < 5) {
+            throw new RuntimeException("FlexHeapProactiveGCInterval set from 0 to 100 at run time did not start checks");
+        }
+    }
+}

@@ -1,0 +1,111 @@
+/*
+ * Copyright (c) 2026, FlexHeap contributors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  The FlexHeap contributors
+ * designate this particular file as subject to the "Classpath" exception
+ * as provided by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ */
+
+/*
+ * @test
+ * @summary Inside a cgroup namespace (/proc/self/cgroup reads "/", as in Docker and Kubernetes), FlexHeap's
+ *          page cache (S_io) is the page cache of the JVM's own memory cgroup, found as HotSpot's container
+ *          support finds it, not the host's /proc/meminfo. Needs root and unshare(1).
+ * @library /lib
+ * @build FlexHeapPhases
+ * @run main/timeout=300 TestFlexHeapContainerPageCache
+ */
+import java.nio.file.*;
+import java.util.*;
+import java.util.regex.*;
+
+public class TestFlexHeapContainerPageCache {
+    public static void main(String[] args) throws Exception {
+        if (!FlexHeapTestSupport.isRoot() || !Files.isExecutable(Paths.get("/usr/bin/unshare"))) {
+            throw new jtreg.SkippedException("needs root and unshare");
+        }
+        // Our memory cgroup: a child of the one this test runs in (v1 memory controller, else v2).
+        Path parent = null;
+        String key = null;
+        for (String line : Files.readAllLines(Paths.get("/proc/self/cgroup"))) {
+            String[] f = line.split(":", 3);
+            if (Arrays.asList(f[1].split(",")).contains("memory")) {
+                parent = Paths.get("/sys/fs/cgroup/memory" + f[2]);
+                key = "total_cache";
+            }
+        }
+        if (parent == null) {
+            for (String line : Files.readAllLines(Paths.get("/proc/self/cgroup"))) {
+                String[] f = line.split(":", 3);
+                if (f[0].equals("0") && f[1].isEmpty()
+                    && Files.readString(Paths.get("/sys/fs/cgroup/cgroup.controllers")).contains("memory")) {
+                    parent = Paths.get("/sys/fs/cgroup" + f[2]);
+                    key = "file";
+                }
+            }
+        }
+        if (parent == null || !Files.isDirectory(parent)) throw new jtreg.SkippedException("no memory cgroup");
+        Path cg = parent.resolve("flexheap-jtreg-" + ProcessHandle.current().pid());
+        try {
+            Files.createDirectory(cg);
+        } catch (Exception e) {
+            throw new jtreg.SkippedException("cannot create a memory cgroup: " + e);
+        }
+        try {
+            long limit = 768L << 20;
+            Files.writeString(cg.resolve(key.equals("file") ? "memory.max" : "memory.limit_in_bytes"), "" + limit);
+            String java = Paths.get(System.getProperty("test.jdk"), "bin", "java").toString();
+            // Enter the cgroup, then a new cgroup (and mount) namespace: inside, /proc/self/cgroup says "/".
+            String cmd = "echo $$ > " + cg.resolve("cgroup.procs") + " && exec unshare --cgroup " + java
+                + " -cp " + System.getProperty("test.classes")
+                + " -XX:+UseFlexHeap -Xmx256m -Xlog:gc+flexheap,os+container=debug -XX:FlexHeapIOStallBackend=none"
+                // a new file, written inside the cgroup: its page cache is charged to it
+                + " FlexHeapPhases 2 3 2 " + Paths.get("container-io.dat").toAbsolutePath() + " buffered 192";
+            Files.deleteIfExists(Paths.get("container-io.dat"));
+            Process p = new ProcessBuilder("sh", "-c", cmd).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes());
+            int exit = p.waitFor();
+            System.out.println(out);
+            if (exit != 0) throw new RuntimeException("child exit " + exit);
+            Matcher src = Pattern.compile("page cache \\(S_io\\) from (\\S+?);").matcher(out);
+            if (!src.find()) throw new RuntimeException("no page-cache source line");
+            if (src.group(1).equals("/proc/meminfo")) {
+                throw new RuntimeException("page cache read from the host's /proc/meminfo inside a cgroup namespace");
+            }
+            List<FlexHeapTestSupport.Decision> ds = FlexHeapTestSupport.decisions(out);
+            if (ds.isEmpty()) throw new RuntimeException("no decisions");
+            long max = 0;
+            for (FlexHeapTestSupport.Decision d : ds) max = Math.max(max, d.pageCache());
+            if (max > limit) throw new RuntimeException("S_io " + max + " exceeds the cgroup's limit " + limit);
+            // The cgroup's own figure, after the JVM exited (its file pages stay charged to the cgroup).
+            long stat = 0;
+            for (String line : Files.readAllLines(cg.resolve("memory.stat"))) {
+                if (line.startsWith(key + " ")) stat = Long.parseLong(line.substring(key.length() + 1).trim());
+            }
+            long last = ds.get(ds.size() - 1).pageCache();
+            System.out.println("S_io last=" + last + " max=" + max + " cgroup " + key + "=" + stat);
+            if (stat < (128L << 20)) throw new RuntimeException("the cgroup holds only " + stat + " bytes of page cache");
+            if (Math.abs(last - stat) > stat / 4 + (32L << 20)) {
+                throw new RuntimeException("S_io " + last + " is not the cgroup's page cache " + stat);
+            }
+        } finally {
+            for (int i = 0; i < 50; i++) {
+                try { Files.delete(cg); break; } catch (Exception e) { Thread.sleep(100); }
+            }
+        }
+    }
+}

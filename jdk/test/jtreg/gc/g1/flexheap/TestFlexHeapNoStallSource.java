@@ -1,0 +1,66 @@
+/*
+ * Copyright (c) 2026, FlexHeap contributors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  The FlexHeap contributors
+ * designate this particular file as subject to the "Classpath" exception
+ * as provided by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ */
+
+/*
+ * @test
+ * @summary Without any stall source (-XX:FlexHeapIOStallBackend=none) and without I/O, a program whose
+ *          working set drops after a peak gets its memory back, as with stock G1: FlexHeap is never worse
+ *          than stock. "balance" sizes by the GC time goal; "paper" leaves sizing to G1 itself.
+ * @library /lib
+ * @build PeakThenChurn
+ * @run main/timeout=300 TestFlexHeapNoStallSource balance
+ * @run main/timeout=300 TestFlexHeapNoStallSource paper
+ */
+import java.util.*;
+import java.util.regex.*;
+
+public class TestFlexHeapNoStallSource {
+    static long value(String out, String key) {
+        Matcher m = Pattern.compile(key + " committed=(\\d+)").matcher(out);
+        if (!m.find()) throw new RuntimeException("no '" + key + "' line");
+        return Long.parseLong(m.group(1));
+    }
+
+    public static void main(String[] args) throws Exception {
+        String policy = args[0];
+        List<String> common = List.of("-Xms32m", "-Xmx1g", "-XX:G1HeapRegionSize=1m", "-Xlog:gc,gc+flexheap",
+                                      "PeakThenChurn", "500", "20");
+        List<String> flex = new ArrayList<>(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapPolicy=" + policy,
+                                                    "-XX:FlexHeapIOStallBackend=none"));
+        flex.addAll(common);
+        String out = FlexHeapTestSupport.java(FlexHeapTestSupport.withClasses(flex.toArray(new String[0])))
+            .shouldHaveExit(0).shouldContain("No I/O stall source").output();
+        String stock = FlexHeapTestSupport.java(FlexHeapTestSupport.withClasses(common.toArray(new String[0])))
+            .shouldHaveExit(0).output();
+        long peak = value(out, "PEAK");
+        long end = value(out, "END");
+        long stockEnd = value(stock, "END");
+        System.out.println("FlexHeap " + policy + ": peak " + (peak >> 20) + "M, end " + (end >> 20) + "M; stock G1 end "
+                           + (stockEnd >> 20) + "M");
+        if (end > peak * 0.6) {
+            throw new RuntimeException("FlexHeap kept " + (end >> 20) + "M of its " + (peak >> 20) + "M peak");
+        }
+        if (end > stockEnd * 1.25 + (32L << 20)) {
+            throw new RuntimeException("FlexHeap ended at " + (end >> 20) + "M, stock G1 at " + (stockEnd >> 20) + "M");
+        }
+    }
+}

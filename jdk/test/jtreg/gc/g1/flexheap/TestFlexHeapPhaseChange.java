@@ -1,0 +1,61 @@
+/*
+ * Copyright (c) 2026, FlexHeap contributors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  The FlexHeap contributors
+ * designate this particular file as subject to the "Classpath" exception
+ * as provided by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ */
+
+/*
+ * @test
+ * @summary At a phase change from heap-heavy to I/O-heavy, FlexHeap hands back at least half of the surplus
+ *          heap (committed at the change minus -Xms) within 3 s.
+ * @library /lib
+ * @build FlexHeapPhases
+ * @run main/timeout=300 TestFlexHeapPhaseChange
+ */
+import java.util.*;
+
+public class TestFlexHeapPhaseChange {
+    public static void main(String[] args) throws Exception {
+        long xms = 64L << 20;
+        String out = FlexHeapTestSupport.java(FlexHeapTestSupport.withClasses(
+                "-XX:+UseFlexHeap", "-Xms64m", "-Xmx1g", "-XX:G1HeapRegionSize=1m", "-Xlog:gc,gc+flexheap",
+                "FlexHeapPhases", "6", "8", "4", FlexHeapTestSupport.dataFile().toString()))
+            .shouldHaveExit(0).output();
+        if (!FlexHeapTestSupport.hasStallSource(out)) {
+            throw new jtreg.SkippedException("no I/O stall source on this host (need root for BPF or delay accounting)");
+        }
+        List<FlexHeapTestSupport.Decision> ds = FlexHeapTestSupport.decisions(out);
+        double ioStart = FlexHeapTestSupport.phaseTime(out, "PHASE io start");
+        long atChange = -1;
+        long lowest = Long.MAX_VALUE;
+        for (FlexHeapTestSupport.Decision d : ds) {
+            if (d.time() < ioStart) atChange = d.committed();
+            else if (d.time() <= ioStart + 3.0) lowest = Math.min(lowest, d.committed());
+        }
+        if (atChange < 0) throw new RuntimeException("no decision in the allocation phase");
+        long surplus = atChange - xms;
+        if (surplus < (64L << 20)) throw new RuntimeException("the heap grew only to " + atChange + ": nothing to hand back");
+        System.out.println("committed " + (atChange >> 20) + "M at the change, lowest within 3 s "
+                           + (lowest == Long.MAX_VALUE ? "none" : (lowest >> 20) + "M"));
+        if (lowest == Long.MAX_VALUE || atChange - lowest < surplus / 2) {
+            throw new RuntimeException("handed back " + (lowest == Long.MAX_VALUE ? 0 : atChange - lowest) + " of "
+                                       + surplus + " surplus bytes within 3 s of the phase change");
+        }
+    }
+}
