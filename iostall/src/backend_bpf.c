@@ -26,6 +26,7 @@ struct bpf_priv {
 	long registered;	/* successful registers minus unregisters */
 	struct stat pidns;	/* our pid namespace (st_dev, st_ino) */
 	int init_pidns;		/* 1: registered tids are host tids */
+	int proc_ours;		/* /proc/<tid> names our tids */
 };
 
 static int quiet_print(enum libbpf_print_level level, const char *fmt,
@@ -69,7 +70,7 @@ static int bpf_reg(struct iostall *st, pid_t tid)
 	 * Outside the initial pid namespace the probe matches tasks whose own
 	 * pid namespace is ours; a tid of a nested namespace would never count.
 	 */
-	if (!p->init_pidns) {
+	if (!p->init_pidns && p->proc_ours) {
 		char path[64];
 		struct stat sb;
 
@@ -255,6 +256,7 @@ int iostall_bpf_open(struct iostall *st, char *why, size_t len)
 	p->map_fd = bpf_map__fd(skel->maps.tracked);
 	p->pidns = ns;
 	p->init_pidns = init_ns;
+	p->proc_ours = iostall_proc_is_ours();
 	st->priv = p;
 	st->ops = &bpf_ops;
 	if (init_ns)

@@ -365,6 +365,12 @@ int iostall_delayacct_open(struct iostall *st, char *why, size_t len)
 			 p->period_ms);
 	} else {
 		taskstats_close(&p->ts);
+		if (!iostall_proc_is_ours()) {
+			snprintf(why, len, "delayacct: no taskstats (%s) and /proc is not this pid namespace's",
+				 strerror(-err));
+			da_close(&(struct iostall){ .priv = p });
+			return -EACCES;
+		}
 		if (procstat_blkio_ns(gettid(), &ns)) {
 			snprintf(why, len, "delayacct: neither taskstats (%s) nor /proc stat readable",
 				 strerror(-err));

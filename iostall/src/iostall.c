@@ -72,6 +72,19 @@ int iostall_tid_alive(pid_t tid)
 	return sched_getscheduler(tid) >= 0 || errno != ESRCH;
 }
 
+int iostall_proc_is_ours(void)
+{
+	char buf[32];
+	ssize_t n;
+
+	/* /proc/self names us by the pid of the namespace /proc belongs to. */
+	n = readlink("/proc/self", buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return atoi(buf) == getpid();
+}
+
 /* Append "; " + part to why, keeping it one line and NUL terminated. */
 static void why_append(char *why, size_t len, const char *part)
 {

@@ -35,5 +35,7 @@ int iostall_delayacct_open(struct iostall *st, char *why, size_t len);
 int iostall_debug(void);
 /* Whether a thread id names a live task (needed to avoid stale entries). */
 int iostall_tid_alive(pid_t tid);
+/* Whether /proc belongs to our pid namespace (/proc/<tid> names our tids). */
+int iostall_proc_is_ours(void);
 
 #endif /* IOSTALL_INT_H */

@@ -12,9 +12,12 @@
  *   - runs an I/O worker (namespace tid K, a number some host task also has)
  *     doing throttled reads: its stall must match the time it measured in
  *     pread() within ±20%;
- *   - checks that IOSTALL_AUTO still picks bpf there.
+ *   - checks that IOSTALL_AUTO still picks bpf there, and that a tid of a
+ *     nested pid namespace (which the probe would never match) is refused
+ *     with -EXDEV.
  * The host reports the decoy's own blocked time as the positive control.
  */
+#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include "io_worker.h"
@@ -155,6 +158,34 @@ static void *twin_worker(void *arg)
 	return NULL;
 }
 
+/* A process in a pid namespace nested in ours; its pid as we see it, or -errno. */
+static pid_t nested_child(void)
+{
+	int fds[2];
+	pid_t pid, gc = 0;
+
+	if (pipe(fds))
+		return -errno;
+	pid = fork();
+	if (pid == 0) {
+		if (unshare(CLONE_NEWPID) == 0) {
+			gc = fork();
+			if (gc == 0) {
+				pause();
+				_exit(0);
+			}
+		}
+		(void)!write(fds[1], &gc, sizeof(gc));
+		pause();
+		_exit(0);
+	}
+	if (pid < 0 || read(fds[0], &gc, sizeof(gc)) != sizeof(gc) || gc <= 0)
+		gc = -ENOSYS;
+	close(fds[0]);
+	close(fds[1]);
+	return gc;
+}
+
 static int inner(pid_t host_tid)
 {
 	struct io_job j = { .secs = SECS, .nst = 1 };
@@ -164,6 +195,7 @@ static int inner(pid_t host_tid)
 	char why[256], file[256], last[32];
 	pthread_t th[2];
 	double lim = SECS * 1e9 * 0.02;
+	pid_t nested;
 	int err;
 
 	if (getpid() != 1) {
@@ -177,6 +209,18 @@ static int inner(pid_t host_tid)
 		iostall_close(st);
 		return test_exit();
 	}
+	nested = nested_child();
+	if (nested < 0) {
+		report("FAIL", NAME, "cannot make a nested pid namespace: %s", strerror(-nested));
+	} else {
+		err = iostall_register(st, nested);
+		report(err == -EXDEV ? "PASS" : "FAIL", NAME,
+		       "register of pid %d of a nested pid namespace: %d (want -EXDEV = %d)",
+		       nested, err, -EXDEV);
+		if (!err)
+			iostall_unregister(st, nested);
+	}
+	/* pid 1 exiting takes every process of this namespace with it. */
 	err = make_uncached_file(file, sizeof(file), "pidns", 64 << 20);
 	if (!err)
 		err = throttle_setup(&thr, file, 100, 0);
