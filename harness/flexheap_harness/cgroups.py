@@ -94,6 +94,32 @@ def io_bytes_for(stats: dict[str, dict[str, int]], dev: str | None) -> tuple[int
     return r, w
 
 
+def parse_pressure(text: str) -> dict[str, int]:
+    """A PSI file ('some avg10=0.00 avg60=0.00 avg300=0.00 total=436' / 'full ...')
+    -> {'some': 436, 'full': 428}: cumulative stall time in microseconds."""
+    out: dict[str, int] = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if not parts:
+            continue
+        for kv in parts[1:]:
+            k, _, v = kv.partition("=")
+            if k == "total" and v.isdigit():
+                out[parts[0]] = int(v)
+    return out
+
+
+def refault_file(stat: dict[str, int]) -> int | None:
+    """Re-reads of page-cache pages evicted recently (memory.stat). v1: the hierarchical
+    'total_workingset_refault_file' (or the local one); v2: 'workingset_refault_file'.
+    Kernels before 5.9 only have 'workingset_refault' (anon + file)."""
+    for key in ("total_workingset_refault_file", "workingset_refault_file",
+                "total_workingset_refault", "workingset_refault"):
+        if key in stat:
+            return stat[key]
+    return None
+
+
 def parse_mounts(text: str) -> dict[str, str]:
     """Map 'v2' and each v1 controller name to its mount point."""
     mounts: dict[str, str] = {}
@@ -137,6 +163,10 @@ class CgroupSupport:
     memory_parent: Path | None = None
     io_parent: Path | None = None
     problems: list[str] = field(default_factory=list)
+    # Where a per-run cgroup v2 directory gives the run's own PSI (io.pressure,
+    # memory.pressure): the v2 memory parent, or on a hybrid (v1 controllers + a
+    # v2 mount without controllers) a controller-less folder in the v2 tree.
+    psi_parent: Path | None = None
 
 
 def _read(path: str | Path) -> str:
@@ -184,6 +214,10 @@ def detect(parent_override: str | None = None) -> CgroupSupport:
             "runs are NOT budgeted; enable it (cgroup_enable=memory) to enforce a DRAM budget"
         )
 
+    if "v2" in mounts and (Path(mounts["v2"]) / "cgroup.procs").exists():
+        if (Path(mounts["v2"]) / "io.pressure").exists() or sup.memory == "v2":
+            sup.psi_parent = v2_parent()
+
     if "io" in v2_controllers and sup.memory in ("v2", None):
         sup.io, sup.io_parent = "v2", v2_parent()
     elif "blkio" in mounts:
@@ -218,6 +252,7 @@ class RunCgroup:
         self.dirs: list[Path] = []
         self.memory_dir: Path | None = None
         self.io_dir: Path | None = None
+        self.psi_dir: Path | None = None
         self.warnings: list[str] = []
 
     # -- setup
@@ -233,6 +268,14 @@ class RunCgroup:
                 self._enable_v2(self.memory_dir.parent, {"io"})
             else:
                 self.io_dir = self._make(sup.io_parent, sup.io, {"io"})
+        if sup.psi_parent is not None:
+            if sup.memory == "v2" and self.memory_dir is not None:
+                self.psi_dir = self.memory_dir
+            else:
+                try:  # controller-less v2 cgroup: PSI only, charges nothing
+                    self.psi_dir = self._make(sup.psi_parent, None, set(), mkparent=True)
+                except OSError as e:
+                    self.warnings.append(f"no per-run PSI cgroup ({e}); PSI is system-wide")
         try:
             if self.memory_dir is not None and self.memory_limit is not None:
                 self._set_memory_limit(self.memory_dir, sup.memory, self.memory_limit)
@@ -242,7 +285,9 @@ class RunCgroup:
             self.remove()
             raise
 
-    def _make(self, parent: Path, version: str | None, controllers: set[str]) -> Path:
+    def _make(self, parent: Path, version: str | None, controllers: set[str], mkparent: bool = False) -> Path:
+        if mkparent:
+            parent.mkdir(exist_ok=True)
         if version == "v2":
             parent.mkdir(exist_ok=True)
             self._enable_v2(parent.parent, controllers)
@@ -308,7 +353,100 @@ class RunCgroup:
             finally:
                 os.close(fd)
 
+    # -- checking
+
+    def verify(self) -> list[str]:
+        """Reads back what create() wrote: [] when the budget and throttling are in force,
+        else why not."""
+        problems: list[str] = []
+        if self.memory_limit is not None:
+            if self.memory_dir is None:
+                problems.append("no memory cgroup was created")
+            else:
+                name = "memory.max" if self.support.memory == "v2" else "memory.limit_in_bytes"
+                try:
+                    raw = _read(self.memory_dir / name).strip()
+                    got = None if raw == "max" else int(raw)
+                except (OSError, ValueError) as e:
+                    got, raw = None, f"unreadable ({e})"
+                # The kernel rounds the limit down to whole pages.
+                if got is None or not (self.memory_limit - (1 << 16) <= got <= self.memory_limit):
+                    problems.append(f"memory limit not in force: {name} is {raw}, wanted {self.memory_limit}")
+        if self.io_limit is not None:
+            if self.io_dir is None:
+                problems.append("no io/blkio cgroup was created")
+            else:
+                problems += self._verify_io()
+        return problems
+
+    def _verify_io(self) -> list[str]:
+        lim = self.io_limit
+        assert lim is not None and self.io_dir is not None
+        try:
+            if self.support.io == "v2":
+                text = _read(self.io_dir / "io.max")
+                line = next((ln for ln in text.splitlines() if ln.startswith(lim.device + " ")), "")
+                have = {k: v for k, _, v in (kv.partition("=") for kv in line.split()[1:])}
+                want = {"rbps": lim.read_bps, "wbps": lim.write_bps, "riops": lim.read_iops, "wiops": lim.write_iops}
+                bad = [k for k, v in want.items() if v and have.get(k) != str(v)]
+                return [f"io.max for {lim.device} is {line!r}, wanted {want}"] if bad else []
+            bad = []
+            for fname, val in (("blkio.throttle.read_bps_device", lim.read_bps),
+                               ("blkio.throttle.write_bps_device", lim.write_bps),
+                               ("blkio.throttle.read_iops_device", lim.read_iops),
+                               ("blkio.throttle.write_iops_device", lim.write_iops)):
+                if val and f"{lim.device} {val}" not in _read(self.io_dir / fname).splitlines():
+                    bad.append(f"{fname} lacks '{lim.device} {val}'")
+            return [f"device throttle not in force: {'; '.join(bad)}"] if bad else []
+        except OSError as e:
+            return [f"device throttle unreadable: {e}"]
+
+    def holds(self, pid: int) -> list[str]:
+        """The hierarchies whose run cgroup does NOT hold pid (the budget would not apply)."""
+        missing = []
+        for d in (self.memory_dir, self.io_dir):
+            if d is None:
+                continue
+            try:
+                if str(pid) not in _read(d / "cgroup.procs").split():
+                    missing.append(str(d))
+            except OSError:
+                missing.append(str(d))
+        return missing
+
     # -- reading
+
+    def pressure(self) -> tuple[dict[str, int], str]:
+        """Cumulative PSI stall microseconds {'io_some', 'io_full', 'memory_some', 'memory_full'}
+        and its scope: 'cgroup' (this run's own cgroup) or 'system' (/proc/pressure)."""
+        for d in (self.psi_dir, self.memory_dir):
+            if d is None:
+                continue
+            out: dict[str, int] = {}
+            for res in ("io", "memory"):
+                name = f"{res}.pressure"
+                try:
+                    for k, v in parse_pressure(_read(d / name)).items():
+                        out[f"{res}_{k}"] = v
+                except OSError:
+                    pass
+            if out:
+                return out, "cgroup"
+        return self.system_pressure()
+
+    @staticmethod
+    def system_pressure() -> tuple[dict[str, int], str]:
+        out: dict[str, int] = {}
+        for res in ("io", "memory"):
+            try:
+                for k, v in parse_pressure(_read(f"/proc/pressure/{res}")).items():
+                    out[f"{res}_{k}"] = v
+            except OSError:
+                pass
+        return out, ("system" if out else "none")
+
+    def refaults(self) -> int | None:
+        return refault_file(self.memory_stat())
 
     def memory_stat(self) -> dict[str, int]:
         if self.memory_dir is None:
@@ -401,4 +539,5 @@ class RunCgroup:
             "io": self.support.io,
             "io_dir": str(self.io_dir) if self.io_dir else None,
             "io_limit": self.io_limit.__dict__ if self.io_limit else None,
+            "psi_dir": str(self.psi_dir) if self.psi_dir else None,
         }

@@ -10,28 +10,53 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-from . import plots
+from . import oracle, plots
+from .cgroups import detect
 from .compare import load_comparison, render_text, run_comparison
-from .devices import PROFILES, parse_profile
+from .devices import PROFILES, block_device_of, parse_profile
+from .integrity import UNBUDGETED, UsageError, check_budget_above_floor, enforcement_problems, jvm_floor, refusal_message
 from .jdk import bench_jar, find_jdk, jdk_for_policy, repo_root, require_policy_jdks
 from .policies import BUILTIN, parse_policy, policies_named_in
 from .runner import RunConfig, bench_program, print_summary, run_once
-from .sizes import directory_size, format_size, is_fraction, parse_budget, parse_size
+from .sizes import (SizeError, check_budget_syntax, check_fraction_list, check_size_list, directory_size,
+                    format_size, is_fraction, parse_budget)
 
 EPILOG_POLICIES = "\n".join(f"  {name:9} {p.description}" for name, p in BUILTIN.items()) + \
     "\n  static:S  stock G1 with a fixed max heap S (e.g. static:768m)"
 EPILOG_DEVICES = "\n".join(
     f"  {p.name:5} " + ("as is" if not p.throttled else
-                         f"read {p.read_bps / 1e6:.0f} MB/s {p.read_iops} IOPS, write {p.write_bps / 1e6:.0f} MB/s {p.write_iops} IOPS")
+                         f"read {p.read_bps >> 20} MiB/s {p.read_iops} IOPS, write {p.write_bps >> 20} MiB/s {p.write_iops} IOPS")
     for p in PROFILES.values()
 ) + "\n  custom:read=600m,write=300m,riops=40000,wiops=20000"
 
 
+def device_arg(text: str) -> str:
+    """argparse type for --device: validated now (exit 2 with the reason), kept as text."""
+    parse_profile(text)
+    return text
+
+
+def policy_list(text: str) -> str:
+    """argparse type for --policies / --also: every name must parse (exit 2 with the reason)."""
+    for name in (p.strip() for p in text.split(",")):
+        if name:
+            try:
+                parse_policy(name)
+            except ValueError as e:
+                raise SizeError(str(e)) from None
+    return text
+
+
 def _add_common(p: argparse.ArgumentParser, workload_default: str | None = "M1") -> None:
     g = p.add_argument_group("budget and device")
-    g.add_argument("--budget", help="DRAM budget: a size (2g, 768m) or a multiple of the index size (0.5x). "
-                                     "Omit to run unbudgeted.")
-    g.add_argument("--device", default="host", help="device profile: host, nvme, sata, custom:... (default host)")
+    g.add_argument("--budget", type=check_budget_syntax,
+                   help="DRAM budget: a size with a binary suffix (2g, 768m = MiB) or a multiple of the index "
+                        "size (0.5x). A bare number or fraction is an error.")
+    g.add_argument("--unbudgeted", action="store_true",
+                   help="run even when the budget or device profile cannot be enforced (or no --budget is "
+                        "given); every summary and table then says 'unbudgeted'. Without it such runs exit 2.")
+    g.add_argument("--device", default="host", type=device_arg,
+                   help="device profile: host, nvme, sata, custom:read=600m,... (rates in MiB/s; default host)")
     g.add_argument("--data-dir", type=Path, help="directory whose block device is throttled/measured "
                                                  "(default: --index, else the current directory)")
     g.add_argument("--cgroup-parent", help="parent cgroup path (default: v1 the harness's own cgroup, v2 /flexheap)")
@@ -68,27 +93,37 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("run", help="one run of one policy", formatter_class=fmt,
                        description="One clean run: drop caches, fresh cgroup, sample at 1 Hz, write a run folder.")
-    r.add_argument("--policy", default="g1-90", help=f"{', '.join(BUILTIN)} or static:<size> (default g1-90)")
+    r.add_argument("--policy", default="g1-90", type=policy_list, help=f"{', '.join(BUILTIN)} or static:<size> (default g1-90)")
     _add_common(r)
 
     c = sub.add_parser("compare", help="several policies x repetitions, interleaved", formatter_class=fmt,
                        description="Runs A B C A B C ... and prints median [min..max] per metric and the "
                                    "ratio to a baseline; writes comparison.json and comparison.md and plots.")
-    c.add_argument("--policies", default="g1-90,g1-50,vg1,flexheap", help="comma list (default g1-90,g1-50,vg1,flexheap)")
+    c.add_argument("--policies", default="g1-90,g1-50,vg1,flexheap", type=policy_list, help="comma list (default g1-90,g1-50,vg1,flexheap)")
     c.add_argument("--reps", type=int, default=3, help="repetitions per policy (default 3)")
-    c.add_argument("--baseline", default="g1-90", help="policy the ratios are relative to (default g1-90)")
+    c.add_argument("--baseline", default="g1-90",
+                   help="policy the ratios are relative to, one of --policies (default g1-90)")
     c.add_argument("--no-plots", action="store_true", help="skip the PNGs")
     _add_common(c)
 
     s = sub.add_parser("sweep", help="static max heap sizes: find the best fixed -Xmx (oracle)", formatter_class=fmt,
-                       description="Runs static:<size> for each size (interleaved) and reports the best by median total time.")
+                       description="Runs static:<size> for each size (interleaved) plus the --also policies, and "
+                                   "reports the best static cap and the per-phase oracle (per phase, the best time "
+                                   "any static cap reached, summed over the phases), every policy as a fraction of "
+                                   "both; writes oracle.json, oracle.md and 'oracle' in comparison.json.")
     grid = s.add_mutually_exclusive_group()
-    grid.add_argument("--sizes", help="comma list of max heap sizes, e.g. 256m,512m,1g")
-    grid.add_argument("--fractions", default="0.3,0.5,0.7,0.9",
+    grid.add_argument("--sizes", type=check_size_list, help="comma list of max heap sizes, e.g. 256m,512m,1g")
+    grid.add_argument("--fractions", default="0.3,0.5,0.7,0.9", type=check_fraction_list,
                       help="comma list of fractions of the budget (default 0.3,0.5,0.7,0.9)")
     s.add_argument("--reps", type=int, default=1, help="repetitions per size (default 1)")
-    s.add_argument("--also", default="", help="extra policies to include, e.g. g1-90,flexheap")
+    s.add_argument("--also", default="", type=policy_list, help="extra policies to include, e.g. g1-90,flexheap")
     _add_common(s)
+
+    o = sub.add_parser("oracle", help="recompute the best static cap and the per-phase oracle of a sweep folder",
+                       formatter_class=fmt,
+                       description="Reads DIR/runs/*/summary.json of a finished sweep (or compare with static: "
+                                   "policies) and writes oracle.json and oracle.md next to them.")
+    o.add_argument("dir", type=Path, help="sweep folder")
 
     p = sub.add_parser("plot", help="PNG timelines and normalised throughput bars", formatter_class=fmt,
                        description="PATH is a comparison folder (one timeline panel per policy, its median run, "
@@ -119,14 +154,48 @@ def resolve_budget(args: argparse.Namespace) -> tuple[int | None, int | None]:
     if not args.budget:
         return None, index_bytes
     if is_fraction(args.budget) and not index_bytes:
-        raise SystemExit(f"error: budget {args.budget} is relative to the index size; give an existing --index")
+        raise UsageError(f"budget {args.budget} is relative to the index size; give an existing --index")
     return parse_budget(args.budget, index_bytes), index_bytes
 
 
-def make_config_factory(args: argparse.Namespace, program: list[str] | None):
+def floor_flags(policy: str, budget: int | None, extra: Sequence[str]) -> list[str]:
+    """The run's JVM flags without its per-run files (GC log, JFR): what the floor is measured with."""
+    from .policies import jvm_flags
+    flags = jvm_flags(parse_policy(policy), budget, "/dev/null", extra, False)
+    return [f for f in flags if not f.startswith("-Xlog:") and "StartFlightRecording" not in f]
+
+
+def preflight(args: argparse.Namespace, policies: Sequence[str], budget: int | None, device, data_dir: Path,
+              default_jdk) -> bool:
+    """Refuses (UsageError, exit 2) what would not be measured as asked: a budget or device profile the
+    machine cannot enforce (unless --unbudgeted) and a budget below the JVM floor. True = unbudgeted."""
+    support = detect(args.cgroup_parent)
+    try:
+        block = block_device_of(data_dir)
+    except OSError:
+        block = None
+    problems = enforcement_problems(support, budget, device, block, data_dir)
+    if problems and not getattr(args, "unbudgeted", False):
+        raise UsageError(refusal_message(problems))
+    if problems:
+        print(f"warning: {UNBUDGETED.upper()} (--{UNBUDGETED}): " + "; ".join(problems), file=sys.stderr)
+        return True
+    if budget is not None:
+        extra = shlex.split(args.jvm_flags)
+        for name in policies:
+            pol = parse_policy(name)
+            jdk = jdk_for_policy(pol, default_jdk)
+            if pol.needs_flexheap and not jdk.is_flexheap_build:
+                continue  # reported as a failed run with its reason
+            flags = floor_flags(name, budget, extra)
+            check_budget_above_floor(budget, jvm_floor(jdk.java, flags), pol.name, flags)
+    return False
+
+
+def make_config_factory(args: argparse.Namespace, program: list[str] | None, policies: Sequence[str] = ()):
     jdk, warning = find_jdk(args.jdk)
     if jdk is None:
-        raise SystemExit(f"error: {warning}")
+        raise UsageError(warning)
     if warning:
         print(f"warning: {warning}", file=sys.stderr)
     budget, index_bytes = resolve_budget(args)
@@ -134,12 +203,13 @@ def make_config_factory(args: argparse.Namespace, program: list[str] | None):
     if program is None:
         jar = args.jar or bench_jar()
         if not args.index:
-            raise SystemExit("error: give --index DIR for the bench workload, or a custom program after '--'")
+            raise UsageError("give --index DIR for the bench workload, or a custom program after '--'")
         if not jar.exists():
-            raise SystemExit(f"error: bench jar {jar} not found; build it with: bash bench/run.sh info")
+            raise UsageError(f"bench jar {jar} not found; build it with: bash bench/run.sh info")
         program = bench_program(jar, args.index, args.workload, args.scale, args.clients, args.seed)
     data_dir = args.data_dir or args.index or Path.cwd()
     extra = shlex.split(args.jvm_flags)
+    unbudgeted = preflight(args, policies, budget, device, Path(data_dir), jdk)
 
     def make(policy: str, rep: int, run_dir: Path) -> RunConfig:
         pol = parse_policy(policy)
@@ -149,10 +219,11 @@ def make_config_factory(args: argparse.Namespace, program: list[str] | None):
             drop_caches=not args.no_drop_caches, timeout_s=args.timeout,
             sample_interval_s=args.sample_interval, index_bytes=index_bytes,
             cgroup_parent=args.cgroup_parent, label=f"{policy}" + (f" rep {rep}" if rep else ""),
+            unbudgeted=unbudgeted,
         )
 
     print(f"budget {format_size(budget)}" + (f" (index {format_size(index_bytes)})" if index_bytes else "")
-          + f", device {device.name}, JDK {jdk.home}")
+          + f", device {device.name}, JDK {jdk.home}" + (f"  [{UNBUDGETED.upper()}]" if unbudgeted else ""))
     return make
 
 
@@ -161,7 +232,7 @@ def make_config_factory(args: argparse.Namespace, program: list[str] | None):
 
 def cmd_run(args: argparse.Namespace, program: list[str] | None) -> int:
     parse_policy(args.policy)  # fail fast on typos
-    make = make_config_factory(args, program)
+    make = make_config_factory(args, program, [args.policy])
     out = args.out or _default_out("run")
     summary = run_once(make(args.policy, 0, out))
     print_summary(summary)
@@ -170,13 +241,19 @@ def cmd_run(args: argparse.Namespace, program: list[str] | None) -> int:
 
 
 def _compare_and_report(args: argparse.Namespace, policies: list[str], reps: int, baseline: str,
-                        program: list[str] | None, command: str, plots_wanted: bool = True) -> dict[str, Any]:
+                        program: list[str] | None, command: str, plots_wanted: bool = True,
+                        after_runs: Any = None) -> dict[str, Any]:
     # Canonical names ('static:1g' -> 'static:1024m') so the baseline matches run summaries.
     policies = [parse_policy(p).name for p in policies]
     baseline = parse_policy(baseline).name
-    make = make_config_factory(args, program)
+    if baseline not in policies:
+        raise UsageError(f"baseline {baseline} is not one of the compared policies ({', '.join(policies)}); "
+                         "add it to --policies or choose one of them")
+    make = make_config_factory(args, program, policies)
     out = args.out or _default_out(command)
     agg = run_comparison(policies, reps, make, out, baseline)
+    if after_runs is not None:
+        after_runs(agg, out)
     print()
     print(render_text(agg))
     print(f"\nwritten: {out / 'comparison.json'}, {out / 'comparison.md'}")
@@ -191,9 +268,8 @@ def _compare_and_report(args: argparse.Namespace, policies: list[str], reps: int
 
 def cmd_compare(args: argparse.Namespace, program: list[str] | None) -> int:
     policies = [p.strip() for p in args.policies.split(",") if p.strip()]
-    canonical = [parse_policy(p).name for p in policies]
-    baseline = args.baseline if parse_policy(args.baseline).name in canonical else policies[0]
-    agg = _compare_and_report(args, policies, args.reps, baseline, program, "compare", not args.no_plots)
+    # A baseline outside --policies is an error (exit 2), never silently another policy.
+    agg = _compare_and_report(args, policies, args.reps, args.baseline, program, "compare", not args.no_plots)
     return 0 if all(agg["ok_runs"].values()) else 1
 
 
@@ -201,34 +277,50 @@ def sweep_sizes(args: argparse.Namespace, budget: int | None) -> list[str]:
     if args.sizes:
         return [f"static:{s.strip()}" for s in args.sizes.split(",") if s.strip()]
     if budget is None:
-        raise SystemExit("error: --fractions needs --budget (or give --sizes)")
+        raise UsageError("--fractions needs --budget (or give --sizes)")
     return [f"static:{max(1, int(float(f) * budget) >> 20)}m" for f in args.fractions.split(",") if f.strip()]
 
 
-def best_static(agg: dict[str, Any]) -> tuple[str, float] | None:
-    best: tuple[str, float] | None = None
-    for p in agg["policies"]:
-        if not p.startswith("static:"):
-            continue
-        med = agg["table"][p].get("total_s", {}).get("median")
-        if med is not None and (best is None or med < best[1]):
-            best = (p, med)
-    return best
+def write_oracle(agg: dict[str, Any], out: Path) -> dict[str, Any]:
+    """The sweep's oracles into comparison.json ('oracle'), oracle.json and oracle.md."""
+    report = oracle.compute(agg.get("runs", []))
+    agg["oracle"] = report
+    import json
+    (out / "oracle.json").write_text(json.dumps(report, indent=2, default=str) + "\n")
+    (out / "oracle.md").write_text(oracle.render(report, "github") + "\n")
+    cj = out / "comparison.json"
+    if cj.exists():
+        data = json.loads(cj.read_text())
+        data["oracle"] = report
+        cj.write_text(json.dumps(data, indent=2, default=str) + "\n")
+    return report
 
 
 def cmd_sweep(args: argparse.Namespace, program: list[str] | None) -> int:
     budget, _ = resolve_budget(args)
-    for s in (args.sizes or "").split(","):
-        if s.strip():
-            parse_size(s)
     policies = sweep_sizes(args, budget) + [p.strip() for p in args.also.split(",") if p.strip()]
-    agg = _compare_and_report(args, policies, args.reps, policies[0], program, "sweep")
-    best = best_static(agg)
-    if best is None:
+    agg = _compare_and_report(args, policies, args.reps, policies[0], program, "sweep",
+                              after_runs=write_oracle)
+    report = agg["oracle"]
+    print()
+    print(oracle.render(report))
+    if report["best_static"] is None:
         print("no static size completed successfully")
         return 1
-    print(f"\noracle: best static max heap {best[0].split(':', 1)[1]} (median total {best[1]:.1f} s)")
+    print(f"\noracle: best static max heap {report['best_static'].split(':', 1)[1]} "
+          f"(median mix time {report['best_static_s']:.1f} s); per-phase oracle "
+          + (f"{report['oracle_s']:.1f} s" if report["oracle_s"] is not None else "-"))
     return 0
+
+
+def cmd_oracle(args: argparse.Namespace) -> int:
+    runs = oracle.load_runs(args.dir)
+    if not runs:
+        raise UsageError(f"{args.dir} has no runs/*/summary.json")
+    report = write_oracle({"runs": runs}, args.dir)
+    print(oracle.render(report))
+    print(f"\nwritten: {args.dir / 'oracle.json'}, {args.dir / 'oracle.md'}")
+    return 0 if report["best_static"] else 1
 
 
 def cmd_plot(args: argparse.Namespace) -> int:
@@ -281,6 +373,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_sweep(args, program)
         if args.command == "plot":
             return cmd_plot(args)
+        if args.command == "oracle":
+            return cmd_oracle(args)
         if args.command == "demo":
             from .demo import run_demo
             return run_demo(args)

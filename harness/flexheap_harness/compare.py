@@ -14,9 +14,14 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from tabulate import tabulate
+
+from .integrity import UNBUDGETED
 from .runner import RunConfig, run_once, say
 from .sizes import format_size
-from .stats import aggregate, interleave, metric_info
+from .stats import NO_DIFFERENCE, aggregate, interleave, metric_info
 
 
 def run_dir_name(rep: int, policy: str) -> str:
@@ -35,18 +40,28 @@ def run_comparison(
     order = interleave(policies, reps)
     summaries: list[dict[str, Any]] = []
     started = time.time()
-    for i, (rep, policy) in enumerate(order, 1):
-        rd = out_dir / "runs" / run_dir_name(rep, policy)
-        log(f"[{i}/{len(order)}] rep {rep} policy {policy}  (elapsed {time.time() - started:.0f}s) -> {rd}")
-        cfg = make_config(policy, rep, rd)
-        s = run_once(cfg, log=log)
-        s["rep"] = rep
-        s["run_dir"] = str(rd)
-        summaries.append(s)
-        if s.get("ok"):
-            log(f"    done: total {s.get('total_s', 0):.1f}s, GC {s.get('gc_time_ms', 0):.0f} ms, "
-                f"peak cache {format_size(s.get('peak_page_cache'))}, read {format_size(s.get('read_bytes'))}")
-        _write(out_dir, summaries, baseline)  # partial results survive an interrupted comparison
+    # rich.progress: a bar with the time estimate on a terminal (stdout lines print above it);
+    # the per-run log line repeats the estimate for logs piped to a file.
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                  console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("runs", total=len(order))
+        for i, (rep, policy) in enumerate(order, 1):
+            rd = out_dir / "runs" / run_dir_name(rep, policy)
+            eta = progress.tasks[0].time_remaining
+            log(f"[{i}/{len(order)}] rep {rep} policy {policy}  (elapsed {time.time() - started:.0f}s"
+                + (f", ETA {eta:.0f}s" if eta is not None else "") + f") -> {rd}")
+            progress.update(task, description=f"rep {rep} {policy}")
+            cfg = make_config(policy, rep, rd)
+            s = run_once(cfg, log=log)
+            s["rep"] = rep
+            s["run_dir"] = str(rd)
+            summaries.append(s)
+            if s.get("ok"):
+                log(f"    done: total {s.get('total_s', 0):.1f}s, GC {s.get('gc_time_ms', 0):.0f} ms, "
+                    f"peak cache {format_size(s.get('peak_page_cache'))}, read {format_size(s.get('read_bytes'))}")
+            _write(out_dir, summaries, baseline)  # partial results survive an interrupted comparison
+            progress.advance(task)
     return _write(out_dir, summaries, baseline)
 
 
@@ -78,6 +93,21 @@ def _fmt(value: float | None, unit: str) -> str:
     return f"{value:.2f}"
 
 
+def ratio_text(d: dict[str, Any]) -> str:
+    """'x0.55 (CI 0.50-0.61)', 'x0.98 (CI 0.90-1.07) no difference', 'x0.55 (no CI: n<2)'."""
+    if d.get("ratio") is None:
+        return ""
+    text = f"x{d['ratio']:.2f}"
+    ci = d.get("ratio_ci")
+    if ci:
+        text += f" (CI {ci[0]:.2f}-{ci[1]:.2f})"
+        if d.get("verdict") == NO_DIFFERENCE:
+            text += f" {NO_DIFFERENCE}"
+    else:
+        text += " (no CI: n<2)"
+    return text
+
+
 def cell(d: dict[str, Any], unit: str, with_ratio: bool = True) -> str:
     if not d or d.get("median") is None:
         return "-"
@@ -85,12 +115,13 @@ def cell(d: dict[str, Any], unit: str, with_ratio: bool = True) -> str:
     if d.get("n", 0) > 1:
         text += f" [{_fmt(d['min'], unit)}..{_fmt(d['max'], unit)}]"
     if with_ratio and d.get("ratio") is not None:
-        text += f" x{d['ratio']:.2f}"
+        text += " " + ratio_text(d)
     return text
 
 
 def _rows(agg: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
-    header = ["metric"] + [f"{p}{' (base)' if p == agg['baseline'] else ''}" for p in agg["policies"]]
+    tag = f" ({UNBUDGETED})" if agg.get("unbudgeted") else ""
+    header = ["metric"] + [f"{p}{' (base)' if p == agg['baseline'] else ''}{tag}" for p in agg["policies"]]
     rows: list[list[str]] = []
     for m in agg["metrics"]:
         label, unit, higher = metric_info(m)
@@ -100,24 +131,43 @@ def _rows(agg: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
+def unbudgeted_banner(agg: dict[str, Any]) -> str | None:
+    reasons = agg.get("unbudgeted") or []
+    if not reasons:
+        return None
+    return (f"{UNBUDGETED.upper()}: these runs were {UNBUDGETED} (--{UNBUDGETED}); the budget or device profile "
+            f"was NOT enforced: " + "; ".join(reasons))
+
+
+def legend(agg: dict[str, Any]) -> str:
+    conf = int(round(100 * agg.get("confidence", 0.95)))
+    return (f"median [min..max] over ok runs; xR = median / median of {agg['baseline']}, with its {conf}% "
+            f"bootstrap confidence interval (CI); '{NO_DIFFERENCE}' = the interval spans 1.0; "
+            "↑ higher is better, ↓ lower is better")
+
+
 def render_text(agg: dict[str, Any]) -> str:
     header, rows = _rows(agg)
-    widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header))]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths))]
-    lines.append("  ".join("-" * w for w in widths))
-    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)) for r in rows]
-    lines.append(f"median [min..max] over ok runs; xR = median / median of {agg['baseline']}; "
-                 "↑ higher is better, ↓ lower is better")
+    lines = []
+    banner = unbudgeted_banner(agg)
+    if banner:
+        lines.append(banner)
+    lines.append(tabulate(rows, headers=header, tablefmt="simple", disable_numparse=True))
+    lines.append(legend(agg))
+    if banner:
+        lines.append(banner)
     return "\n".join(lines)
 
 
 def render_markdown(agg: dict[str, Any]) -> str:
     header, rows = _rows(agg)
-    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    out += ["| " + " | ".join(r) + " |" for r in rows]
+    out = []
+    banner = unbudgeted_banner(agg)
+    if banner:
+        out += [f"**{banner}**", ""]
+    out.append(tabulate(rows, headers=header, tablefmt="github", disable_numparse=True))
     out.append("")
-    out.append(f"Median [min..max] over successful runs; xR = ratio of medians to `{agg['baseline']}`. "
-               "Failed runs are not counted.")
+    out.append(legend(agg) + ". Failed runs are not counted.")
     failed = [r for r in agg.get("runs", []) if not r.get("ok")]
     if failed:
         out.append("")

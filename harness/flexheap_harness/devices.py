@@ -2,15 +2,17 @@
 
 The disk of the test machine is fast; slower storage is emulated by throttling
 the run's cgroup on the block device that holds the data directory. Numbers
-follow the paper's NVMe vs SATA ratio (6x read, 4x write throughput); MB = 10^6.
+follow the paper's NVMe vs SATA ratio (6x read, 4x write throughput). Rates use
+the harness's one size convention: binary, MiB/s.
 
-| profile | read MB/s | write MB/s | read IOPS | write IOPS |
-|---------|-----------|------------|-----------|------------|
-| host    | -         | -          | -         | -          |
-| nvme    | 600       | 300        | 40000     | 20000      |
-| sata    | 100       | 75         | 6700      | 5000       |
+| profile | read MiB/s | write MiB/s | read IOPS | write IOPS |
+|---------|------------|-------------|-----------|------------|
+| host    | -          | -           | -         | -          |
+| nvme    | 600        | 300         | 40000     | 20000      |
+| sata    | 100        | 75          | 6700      | 5000       |
 
-`custom:read=600m,write=300m,riops=40000,wiops=20000` builds any other profile.
+`custom:read=600m,write=300m,riops=40000,wiops=20000` builds any other profile
+(rates with k/m/g = KiB/MiB/GiB per second; IOPS are plain integers).
 """
 
 from __future__ import annotations
@@ -20,9 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .cgroups import IoLimit
+from .sizes import SizeError, parse_size
 
 SYS_DEV_BLOCK = Path("/sys/dev/block")
-MB = 1_000_000
+MIB = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -43,18 +46,19 @@ class DeviceProfile:
 
 PROFILES: dict[str, DeviceProfile] = {
     "host": DeviceProfile("host"),
-    "nvme": DeviceProfile("nvme", 600 * MB, 300 * MB, 40_000, 20_000),
-    "sata": DeviceProfile("sata", 100 * MB, 75 * MB, 6_700, 5_000),
+    "nvme": DeviceProfile("nvme", 600 * MIB, 300 * MIB, 40_000, 20_000),
+    "sata": DeviceProfile("sata", 100 * MIB, 75 * MIB, 6_700, 5_000),
 }
 
 
-def _rate(text: str) -> int:
-    """'600m' -> 600 MB/s (decimal, like disk data sheets), '40000' -> 40000, '1.5g' -> 1.5e9."""
-    t = text.strip().lower()
-    scale = {"k": 1_000, "m": MB, "g": 1_000 * MB}.get(t[-1:], 1)
-    if scale != 1:
-        t = t[:-1]
-    return int(float(t) * scale)
+def _field(key: str, value: str) -> int:
+    """A custom profile field: rates are sizes per second (binary suffix required),
+    IOPS are positive integers."""
+    if key in ("read", "write"):
+        return parse_size(value, f"device rate {key}=")
+    if not value.isdigit() or int(value) <= 0:
+        raise SizeError(f"device {key}={value!r} must be a positive whole number of I/Os per second")
+    return int(value)
 
 
 def parse_profile(text: str) -> DeviceProfile:
@@ -63,14 +67,17 @@ def parse_profile(text: str) -> DeviceProfile:
         return PROFILES[key]
     if key.startswith("custom:"):
         fields: dict[str, int] = {}
-        for kv in key.split(":", 1)[1].split(","):
+        for kv in text.strip().split(":", 1)[1].split(","):
             k, _, v = kv.partition("=")
+            k = k.strip().lower()
             names = {"read": "read_bps", "write": "write_bps", "riops": "read_iops", "wiops": "write_iops"}
             if k not in names or not v:
-                raise ValueError(f"bad custom device field {kv!r}; use read=,write=,riops=,wiops=")
-            fields[names[k]] = _rate(v)
+                raise SizeError(f"bad custom device field {kv!r}; use read=,write=,riops=,wiops=")
+            fields[names[k]] = _field(k, v)
+        if not fields:
+            raise SizeError(f"custom device profile {text!r} sets nothing; e.g. custom:read=600m,riops=40000")
         return DeviceProfile(key, **fields)
-    raise ValueError(f"unknown device profile {text!r}; choose from {', '.join(PROFILES)} or custom:read=..,write=..")
+    raise SizeError(f"unknown device profile {text!r}; choose from {', '.join(PROFILES)} or custom:read=..,write=..")
 
 
 # ---------------------------------------------------------------- block device of a path

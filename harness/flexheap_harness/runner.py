@@ -27,6 +27,7 @@ from typing import Any, Callable
 from . import gclog
 from .cgroups import CgroupSupport, RunCgroup, detect
 from .devices import DeviceProfile, block_device_of
+from .integrity import UNBUDGETED, NotEnforced, enforcement_problems, refusal_message
 from .jdk import Jdk
 from .policies import Policy, jvm_flags, max_heap_bytes
 from .sampling import Sampler
@@ -53,6 +54,10 @@ class RunConfig:
     index_bytes: int | None = None
     cgroup_parent: str | None = None
     label: str = ""
+    service: Any = None  # a services.Service (--workload opensearch:/spark:); runs through services.run
+    # Run even when the budget / device profile is not enforced; the run is then
+    # marked "unbudgeted" everywhere. Without it such a run raises NotEnforced.
+    unbudgeted: bool = False
 
 
 def bench_program(jar: Path, index: Path, workload: str, scale: float | None = None,
@@ -125,6 +130,9 @@ def say(msg: str) -> None:
 def run_once(cfg: RunConfig, log: Callable[[str], None] = say, support: CgroupSupport | None = None) -> dict[str, Any]:
     """Runs one JVM under cfg and returns (and writes) its summary. Never raises for a failed
     JVM; KeyboardInterrupt propagates after cleanup."""
+    if cfg.service is not None:
+        from .services.run import run_service_once
+        return run_service_once(cfg, cfg.service, log, support)
     rd = cfg.run_dir
     rd.mkdir(parents=True, exist_ok=True)
     gc_log = rd / "gc.log"
@@ -136,7 +144,15 @@ def run_once(cfg: RunConfig, log: Callable[[str], None] = say, support: CgroupSu
         "device": cfg.device.name,
         "ok": False,
         "error": None,
+        "unbudgeted": False,
     }
+    not_enforced: list[str] = []
+
+    def refuse(problems: list[str]) -> None:
+        """Not enforced and not --unbudgeted: stop before measuring anything wrong."""
+        summary["error"] = refusal_message(problems)
+        _write_json(rd / "summary.json", summary)
+        raise NotEnforced(summary["error"])
 
     def fail(msg: str) -> dict[str, Any]:
         summary["error"] = msg
@@ -161,11 +177,9 @@ def run_once(cfg: RunConfig, log: Callable[[str], None] = say, support: CgroupSu
         warnings.append(f"cannot stat data dir {cfg.data_dir}: {e}")
     if device is None:
         warnings.append(f"no block device found for {cfg.data_dir}; no device stats or throttling")
-    if cfg.device.throttled and (device is None or support.io is None):
-        warnings.append(f"device profile {cfg.device.name} NOT applied (needs root, an io/blkio controller "
-                        f"and a block device under {cfg.data_dir}); running at host speed")
-    if cfg.budget is not None and support.memory is None:
-        warnings.append(f"budget {format_size(cfg.budget)} NOT enforced; -Xmx still follows it")
+    not_enforced += enforcement_problems(support, cfg.budget, cfg.device, device, cfg.data_dir)
+    if not_enforced and not cfg.unbudgeted:
+        refuse(not_enforced)
 
     program = [str(rd / "workload.json") if a == WORKLOAD_JSON else a for a in cfg.program]
     argv = [str(cfg.jdk.java), *flags, *program]
@@ -197,8 +211,19 @@ def run_once(cfg: RunConfig, log: Callable[[str], None] = say, support: CgroupSu
         try:
             cgroup.create()
         except OSError as e:
-            warnings.append(f"cannot create cgroup ({e}); running unbudgeted")
+            not_enforced.append(f"cannot create the run's cgroup ({e})")
             cgroup = None
+        if cgroup is not None:
+            not_enforced += cgroup.verify()
+        if not_enforced and not cfg.unbudgeted:
+            if cgroup is not None:
+                cgroup.remove()
+            refuse(not_enforced)
+    summary["unbudgeted"] = bool(not_enforced)
+    summary["unbudgeted_reasons"] = not_enforced
+    config["unbudgeted"] = bool(not_enforced)
+    config["unbudgeted_reasons"] = not_enforced
+    warnings += [f"{UNBUDGETED}: {p}" for p in not_enforced]
     config["cgroup"] = cgroup.describe() if cgroup else None
     config["warnings"] = warnings
     _write_json(rd / "config.json", config)
@@ -223,6 +248,17 @@ def run_once(cfg: RunConfig, log: Callable[[str], None] = say, support: CgroupSu
             start_new_session=True,  # Ctrl-C reaches us, and we tear the run down in order
         )
         pid = proc.pid
+        outside = cgroup.holds(pid) if cgroup else []
+        if outside:
+            problem = f"the JVM (pid {pid}) is not in its run cgroup(s) {', '.join(outside)}"
+            not_enforced.append(problem)
+            summary["unbudgeted"] = True
+            warnings.append(f"{UNBUDGETED}: {problem}")
+            if not cfg.unbudgeted:
+                proc.kill()
+                summary["error"] = refusal_message([problem])
+                _write_json(rd / "summary.json", summary)
+                raise NotEnforced(summary["error"])
         sampler = Sampler(rd / "samples.csv", cgroup, device,
                           (lambda: [pid] + (cgroup.pids() if cgroup else [])), t0, cfg.sample_interval_s)
         sampler.start()
@@ -326,6 +362,12 @@ def _summarize(rd: Path, sampler: Sampler, t0: float, wall: float) -> dict[str, 
         values = col(name)
         out[name] = int(values[-1]) if values else None
     out["read_bytes"] = out["cg_read_bytes"] if out["cg_read_bytes"] is not None else out["dev_read_bytes"]
+    # This run's own stall and cache misses (PSI of its cgroup when the kernel has it).
+    refaults = col("refault_file")
+    out["refault_file"] = int(refaults[-1]) if refaults else None
+    out["psi_scope"] = sampler.psi_scope
+    for k, v in sampler.pressure_totals().items():
+        out[f"psi_{k}"] = v  # psi_io_some_s, psi_io_full_s, psi_memory_some_s, psi_memory_full_s
     out["samples"] = len(rows)
     out["sampler_errors"] = sampler.errors[:5]
 
@@ -399,6 +441,8 @@ def _write_json(path: Path, data: Any) -> None:
 def print_summary(s: dict[str, Any], out: Callable[[str], None] = print) -> None:
     status = "ok" if s.get("ok") else f"FAILED ({s.get('error')})"
     out(f"{s.get('label')}: {status}")
+    if s.get("unbudgeted"):
+        out(f"  {UNBUDGETED.upper()}: not enforced: " + "; ".join(s.get("unbudgeted_reasons") or []))
     out(f"  budget {format_size(s.get('budget'))}, max heap {format_size(s.get('max_heap'))}, device {s.get('device')}")
     if "total_s" in s:
         out(f"  total {s['total_s']:.1f} s (wall {s.get('wall_s', 0):.1f} s)")
@@ -407,6 +451,9 @@ def print_summary(s: dict[str, Any], out: Callable[[str], None] = print) -> None
         out(f"  peak heap committed {format_size(s.get('peak_heap_committed'))}, "
             f"peak page cache {format_size(s.get('peak_page_cache'))}, "
             f"read {format_size(s.get('read_bytes'))}, mean iowait {s.get('mean_iowait_pct')}%")
+        if s.get("psi_scope"):
+            out(f"  stall (PSI, {s['psi_scope']}): I/O {s.get('psi_io_some_s', '-')} s, memory "
+                f"{s.get('psi_memory_some_s', '-')} s; page-cache refaults {s.get('refault_file', '-')}")
         for p in s.get("phases", []):
             qps = p.get("throughput_qps")
             out(f"  phase {p.get('name')}: {p.get('duration_s', '-')} s"

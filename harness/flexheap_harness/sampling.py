@@ -3,8 +3,13 @@
 Sources, chosen to be cheap and not disturb the JVM:
   heap committed/used, GC count/time  hsperfdata file of the JVM (what jstat reads; no attach)
   page cache, anon memory            the run cgroup's memory.stat (v1 total_cache/total_rss, v2 file/anon)
-  iowait, user, system CPU %         /proc/stat deltas (machine-wide)
-  device read/write bytes            /proc/diskstats for the data device (machine-wide) and the
+  page-cache refaults                the run cgroup's memory.stat workingset_refault_file (pages
+                                     evicted recently and read again: this run's cache misses)
+  I/O and memory stall (PSI)         the run's own cgroup v2 io.pressure / memory.pressure (also on a
+                                     v1 hybrid, through a controller-less v2 cgroup), else
+                                     /proc/pressure, then labelled psi_scope=system
+  iowait, user, system CPU %         psutil.cpu_times() deltas (machine-wide)
+  device read/write bytes            psutil.disk_io_counters for the data disk (machine-wide) and the
                                      run cgroup's io stats (this run only; v1 misses buffered writeback)
 Heap used *after GC* and pauses come from the GC log after the run (gclog.py).
 """
@@ -19,8 +24,10 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 from . import hsperf
-from .cgroups import RunCgroup, anon_bytes, page_cache_bytes
-from .devices import parse_diskstats
+import psutil
+
+from .cgroups import RunCgroup, anon_bytes, page_cache_bytes, refault_file
+from .devices import device_name
 
 FIELDS = [
     "t",
@@ -41,45 +48,43 @@ FIELDS = [
     "dev_write_bytes",
     "cg_read_bytes",
     "cg_write_bytes",
-    "read_mbps",
+    "read_mibps",
+    "refault_file",
+    "refault_per_s",
+    "io_some_pct",
+    "io_full_pct",
+    "memory_some_pct",
+    "memory_full_pct",
+    "psi_scope",
 ]
+PSI_KEYS = ("io_some", "io_full", "memory_some", "memory_full")
 
 
-@dataclass(frozen=True)
-class CpuTimes:
-    user: int
-    nice: int
-    system: int
-    idle: int
-    iowait: int
-    irq: int
-    softirq: int
-    steal: int
-
-    @property
-    def total(self) -> int:
-        return self.user + self.nice + self.system + self.idle + self.iowait + self.irq + self.softirq + self.steal
-
-
-def parse_proc_stat(text: str) -> CpuTimes:
-    """The aggregate 'cpu' line of /proc/stat (jiffies)."""
-    for line in text.splitlines():
-        if line.startswith("cpu "):
-            v = [int(x) for x in line.split()[1:9]]
-            v += [0] * (8 - len(v))
-            return CpuTimes(*v)
-    raise ValueError("no aggregate cpu line in /proc/stat")
-
-
-def cpu_percentages(prev: CpuTimes, cur: CpuTimes) -> dict[str, float]:
-    total = cur.total - prev.total
+def cpu_percentages(prev, cur) -> dict[str, float]:
+    """iowait/user/system % between two psutil.cpu_times() results (any object with
+    user, nice, system, idle, iowait, irq, softirq, steal)."""
+    names = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")
+    d = {n: getattr(cur, n, 0) - getattr(prev, n, 0) for n in names}
+    total = sum(d.values())
     if total <= 0:
         return {"iowait_pct": 0.0, "user_pct": 0.0, "system_pct": 0.0}
     return {
-        "iowait_pct": 100.0 * (cur.iowait - prev.iowait) / total,
-        "user_pct": 100.0 * (cur.user + cur.nice - prev.user - prev.nice) / total,
-        "system_pct": 100.0 * (cur.system + cur.irq + cur.softirq - prev.system - prev.irq - prev.softirq) / total,
+        "iowait_pct": 100.0 * d["iowait"] / total,
+        "user_pct": 100.0 * (d["user"] + d["nice"]) / total,
+        "system_pct": 100.0 * (d["system"] + d["irq"] + d["softirq"]) / total,
     }
+
+
+def psi_percentages(prev: dict[str, int], cur: dict[str, int], dt_s: float) -> dict[str, float]:
+    """Share of wall time (%) with some/all tasks stalled on I/O or memory, from two
+    cumulative PSI totals (microseconds) dt_s apart."""
+    out: dict[str, float] = {}
+    if dt_s <= 0:
+        return out
+    for k in PSI_KEYS:
+        if k in cur and k in prev:
+            out[f"{k}_pct"] = round(max(0.0, 100.0 * (cur[k] - prev[k]) / 1e6 / dt_s), 2)
+    return out
 
 
 def _read(path: str) -> str:
@@ -110,7 +115,13 @@ class Sampler:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="flexheap-sampler", daemon=True)
         self._hsperf_path: str | None = None
-        self._prev_cpu: CpuTimes | None = None
+        self._prev_cpu = None
+        self._disk_name = device_name(device) if device else None
+        self._refault0: int | None = None
+        self._prev_refault: tuple[float, int] | None = None
+        self._psi0: dict[str, int] = {}
+        self._prev_psi: tuple[float, dict[str, int]] | None = None
+        self.psi_scope: str | None = None
         self._dev0: tuple[int, int] | None = None
         self._cg0: tuple[int, int] | None = None
         self._prev_read: tuple[float, int] | None = None
@@ -120,6 +131,9 @@ class Sampler:
         self._prev_cpu = self._cpu()
         self._dev0 = self._dev_bytes()
         self._cg0 = self.cgroup.io_bytes(self.device) if self.cgroup else None
+        self._refault0 = self.cgroup.refaults() if self.cgroup else None
+        self._psi0, self.psi_scope = self._psi()
+        self._prev_psi = (time.time(), self._psi0)
         self._thread.start()
 
     def stop(self) -> None:
@@ -129,19 +143,32 @@ class Sampler:
 
     # -- sources
 
-    def _cpu(self) -> CpuTimes | None:
+    def _cpu(self):
         try:
-            return parse_proc_stat(_read("/proc/stat"))
-        except (OSError, ValueError):
+            return psutil.cpu_times()
+        except (OSError, RuntimeError):
             return None
 
     def _dev_bytes(self) -> tuple[int, int] | None:
-        if self.device is None:
+        if self._disk_name is None:
             return None
         try:
-            return parse_diskstats(_read("/proc/diskstats")).get(self.device)
-        except OSError:
+            c = psutil.disk_io_counters(perdisk=True, nowrap=True).get(self._disk_name)
+        except (OSError, RuntimeError):
             return None
+        return (c.read_bytes, c.write_bytes) if c else None
+
+    def _psi(self) -> tuple[dict[str, int], str]:
+        if self.cgroup is not None:
+            return self.cgroup.pressure()
+        return RunCgroup.system_pressure()
+
+    def pressure_totals(self) -> dict[str, float]:
+        """Stall seconds since the run started, per PSI key ({'io_some_s': ...})."""
+        if self._prev_psi is None:
+            return {}
+        cur = self._prev_psi[1]
+        return {f"{k}_s": round((cur[k] - self._psi0[k]) / 1e6, 3) for k in PSI_KEYS if k in cur and k in self._psi0}
 
     def _heap(self) -> hsperf.HeapCounters | None:
         if self._hsperf_path is None:
@@ -184,6 +211,18 @@ class Sampler:
             cg = self.cgroup.io_bytes(self.device)
             if cg is not None and self._cg0 is not None:
                 row["cg_read_bytes"], row["cg_write_bytes"] = cg[0] - self._cg0[0], cg[1] - self._cg0[1]
+            rf = refault_file(stat)
+            if rf is not None and self._refault0 is not None:
+                row["refault_file"] = rf - self._refault0
+                if self._prev_refault is not None and now > self._prev_refault[0]:
+                    row["refault_per_s"] = round((rf - self._prev_refault[1]) / (now - self._prev_refault[0]), 1)
+                self._prev_refault = (now, rf)
+        psi, scope = self._psi()
+        if psi:
+            row["psi_scope"] = scope
+            if self._prev_psi is not None:
+                row.update(psi_percentages(self._prev_psi[1], psi, now - self._prev_psi[0]))
+            self._prev_psi = (now, psi)
         cpu = self._cpu()
         if cpu is not None and self._prev_cpu is not None:
             row.update({k: round(v, 2) for k, v in cpu_percentages(self._prev_cpu, cpu).items()})
@@ -195,7 +234,7 @@ class Sampler:
         read = row["cg_read_bytes"] if row["cg_read_bytes"] is not None else row["dev_read_bytes"]
         if isinstance(read, int):
             if self._prev_read is not None and now > self._prev_read[0]:
-                row["read_mbps"] = round((read - self._prev_read[1]) / (now - self._prev_read[0]) / 1e6, 3)
+                row["read_mibps"] = round((read - self._prev_read[1]) / (now - self._prev_read[0]) / (1 << 20), 3)
             self._prev_read = (now, read)
         return row
 
@@ -227,7 +266,16 @@ def read_samples(path: Path) -> list[dict[str, float | None]]:
     try:
         with open(path, newline="") as f:
             for r in csv.DictReader(f):
-                rows.append({k: (float(v) if v not in ("", None) else None) for k, v in r.items()})
+                rows.append({k: _num(v) for k, v in r.items()})
     except FileNotFoundError:
         pass
     return rows
+
+
+def _num(v: str | None) -> float | str | None:
+    if v in ("", None):
+        return None
+    try:
+        return float(v)
+    except ValueError:
+        return v  # psi_scope

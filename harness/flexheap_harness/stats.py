@@ -1,9 +1,19 @@
-"""Statistics over repeated runs: interleaving order, per-metric median/min/max, ratios."""
+"""Statistics over repeated runs: interleaving order, per-metric median/min/max, ratios
+with a bootstrap 95% confidence interval."""
 
 from __future__ import annotations
 
 import statistics
+import warnings
 from typing import Any, Iterable, Sequence
+
+import numpy as np
+from scipy import stats as sps
+
+CONFIDENCE = 0.95
+N_RESAMPLES = 9999
+SEED = 20260101  # fixed: the same runs always give the same interval
+NO_DIFFERENCE = "no difference"
 
 # metric -> (label, unit, higher_is_better)
 METRICS: dict[str, tuple[str, str, bool]] = {
@@ -15,6 +25,9 @@ METRICS: dict[str, tuple[str, str, bool]] = {
     "mean_page_cache": ("mean page cache", "B", True),
     "peak_heap_committed": ("peak heap committed", "B", False),
     "mean_iowait_pct": ("mean iowait", "%", False),
+    "psi_io_some_s": ("I/O stall (PSI some)", "s", False),
+    "psi_memory_some_s": ("memory stall (PSI some)", "s", False),
+    "refault_file": ("page-cache refaults", "pages", False),
 }
 PHASE_PREFIX = "qps:"
 
@@ -36,6 +49,38 @@ def ratio(value: float | None, baseline: float | None) -> float | None:
     if value is None or baseline is None or baseline == 0:
         return None
     return value / baseline
+
+
+def _median_ratio(a: np.ndarray, b: np.ndarray, axis: int = -1) -> np.ndarray:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.median(a, axis=axis) / np.median(b, axis=axis)
+
+
+def ratio_ci(values: Sequence[float], baseline: Sequence[float], confidence: float = CONFIDENCE,
+             n_resamples: int = N_RESAMPLES, seed: int = SEED) -> tuple[float, float] | None:
+    """Percentile-bootstrap confidence interval of median(values) / median(baseline), the two
+    samples resampled independently (scipy.stats.bootstrap, seeded). None with fewer than two
+    runs on either side or a zero baseline."""
+    a = np.asarray([float(v) for v in values if v is not None])
+    b = np.asarray([float(v) for v in baseline if v is not None])
+    if len(a) < 2 or len(b) < 2 or np.median(b) == 0:
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # degenerate (all-equal) samples are fine for the percentile method
+        res = sps.bootstrap((a, b), _median_ratio, vectorized=True, paired=False, method="percentile",
+                            confidence_level=confidence, n_resamples=n_resamples,
+                            random_state=np.random.default_rng(seed))
+    low, high = float(res.confidence_interval.low), float(res.confidence_interval.high)
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return None
+    return low, high
+
+
+def verdict(ci: tuple[float, float] | None) -> str | None:
+    """'no difference' when the interval spans 1.0, None when there is no interval."""
+    if ci is None:
+        return None
+    return NO_DIFFERENCE if ci[0] <= 1.0 <= ci[1] else ("higher" if ci[0] > 1.0 else "lower")
 
 
 def metrics_of(summary: dict[str, Any]) -> dict[str, float]:
@@ -81,9 +126,16 @@ def aggregate(
     for p in policies:
         table[p] = {}
         for m in metric_names:
-            d = describe(per_policy[p].get(m, []))
-            base = describe(per_policy.get(baseline, {}).get(m, []))["median"] if baseline in per_policy else None
-            d["ratio"] = ratio(d["median"], base)
+            values = per_policy[p].get(m, [])
+            base_values = per_policy.get(baseline, {}).get(m, [])
+            d = describe(values)
+            d["ratio"] = ratio(d["median"], describe(base_values)["median"])
+            d["ratio_ci"] = None
+            d["verdict"] = None
+            if p != baseline and d["ratio"] is not None:
+                ci = ratio_ci(values, base_values)
+                d["ratio_ci"] = list(ci) if ci else None
+                d["verdict"] = verdict(ci)
             table[p][m] = d
     return {
         "baseline": baseline,
@@ -92,4 +144,7 @@ def aggregate(
         "table": table,
         "ok_runs": {p: sum(1 for s in summaries if s["policy"] == p and s.get("ok")) for p in policies},
         "failed_runs": failed,
+        "confidence": CONFIDENCE,
+        "unbudgeted": sorted({str(r) for s in summaries if s.get("unbudgeted")
+                              for r in (s.get("unbudgeted_reasons") or ["not enforced"])}),
     }

@@ -34,7 +34,9 @@ def test_sweep_grid_from_fractions_and_sizes():
 
 
 def test_bad_policy_is_a_clear_error(capsys):
-    assert main(["run", "--policy", "zgc", "--", "-version"]) == 2
+    with pytest.raises(SystemExit) as e:
+        main(["run", "--policy", "zgc", "--", "-version"])
+    assert e.value.code == 2
     assert "unknown policy" in capsys.readouterr().err
 
 

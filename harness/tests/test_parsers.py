@@ -1,13 +1,14 @@
 """Sampling and log parsers, on recorded snippets in tests/data."""
 
+import collections
 from pathlib import Path
 
 import pytest
 
 from flexheap_harness import cgroups, gclog, hsperf
-from flexheap_harness.devices import parse_diskstats, whole_disk, device_name
+from flexheap_harness.devices import whole_disk, device_name
 from flexheap_harness.runner import parse_phase_lines
-from flexheap_harness.sampling import cpu_percentages, parse_proc_stat
+from flexheap_harness.sampling import cpu_percentages, psi_percentages
 
 DATA = Path(__file__).parent / "data"
 
@@ -16,25 +17,41 @@ def text(name: str) -> str:
     return (DATA / name).read_text()
 
 
-def test_proc_stat_iowait_delta():
-    a = parse_proc_stat(text("proc-stat-1.txt"))
-    b = parse_proc_stat(text("proc-stat-2.txt"))
-    assert a.iowait == 5572 and b.iowait == 5622
+def cpu(**kw):
+    names = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")
+    return collections.namedtuple("scputimes", names)(**{n: kw.get(n, 0.0) for n in names})
+
+
+def test_cpu_times_iowait_delta():
+    # two psutil.cpu_times() readings 100 ticks apart
+    a = cpu(user=100, idle=500, iowait=50, system=10)
+    b = cpu(user=170, nice=7.2, idle=500.4, iowait=70, system=11, irq=1, softirq=0.4)
     pct = cpu_percentages(a, b)
     assert pct["iowait_pct"] == pytest.approx(20.0)
     assert pct["user_pct"] == pytest.approx(77.2)
     assert pct["system_pct"] == pytest.approx(2.4)
 
 
-def test_proc_stat_no_progress_is_zero_not_division_error():
-    a = parse_proc_stat(text("proc-stat-1.txt"))
+def test_cpu_times_no_progress_is_zero_not_division_error():
+    a = cpu(user=1, iowait=2)
     assert cpu_percentages(a, a)["iowait_pct"] == 0.0
 
 
-def test_diskstats_sectors_to_bytes():
-    d = parse_diskstats(text("diskstats.txt"))
-    assert d["254:0"] == (32518634 * 512, 11073840 * 512)
-    assert d["7:0"] == (0, 0)
+def test_psi_file_and_stall_share():
+    v = cgroups.parse_pressure("some avg10=1.00 avg60=0.50 avg300=0.00 total=436\n"
+                               "full avg10=0.00 avg60=0.00 avg300=0.00 total=428\n")
+    assert v == {"some": 436, "full": 428}
+    # 0.5 s of 'some' I/O stall in 2 s of wall time = 25 %
+    pct = psi_percentages({"io_some": 1_000_000, "io_full": 0}, {"io_some": 1_500_000, "io_full": 0}, 2.0)
+    assert pct == {"io_some_pct": 25.0, "io_full_pct": 0.0}
+    assert psi_percentages({"io_some": 1}, {"io_some": 2}, 0) == {}
+
+
+def test_refault_file_v1_hierarchical_then_v2():
+    assert cgroups.refault_file(cgroups.parse_kv_stat(text("memory-stat-v1.txt"))) == 1787221  # total_ (hierarchical), not the leaf 738
+    assert cgroups.refault_file({"workingset_refault_file": 7, "workingset_refault_anon": 3}) == 7
+    assert cgroups.refault_file({"workingset_refault": 9}) == 9  # kernels < 5.9
+    assert cgroups.refault_file({"cache": 1}) is None
 
 
 def test_memory_stat_v1_uses_hierarchical_totals():

@@ -2,7 +2,6 @@
 
 import pytest
 
-from flexheap_harness.cli import best_static
 from flexheap_harness.compare import render_markdown, render_text
 from flexheap_harness.stats import aggregate, describe, interleave, metrics_of, ratio
 
@@ -34,7 +33,8 @@ def test_aggregate_medians_ratios_and_failures_excluded():
             run("g1-90", 11), run("flexheap", 1000, ok=False)]
     agg = aggregate(runs, "g1-90")
     t = agg["table"]
-    assert t["g1-90"]["total_s"] == {"n": 3, "median": 11, "min": 10, "max": 12, "ratio": 1.0}
+    assert t["g1-90"]["total_s"] == {"n": 3, "median": 11, "min": 10, "max": 12, "ratio": 1.0,
+                                     "ratio_ci": None, "verdict": None}
     assert t["flexheap"]["total_s"]["median"] == 6  # the failed 1000 s run is not counted
     assert t["flexheap"]["total_s"]["ratio"] == pytest.approx(6 / 11)
     assert agg["failed_runs"] == {"g1-90": 0, "flexheap": 1}
@@ -42,14 +42,9 @@ def test_aggregate_medians_ratios_and_failures_excluded():
     assert "qps:q" in agg["metrics"]
     text = render_text(agg)
     assert "x0.55" in text and "1 / 1".replace("1 / 1", "2 / 1") in text
-    assert "| metric |" in render_markdown(agg)
+    assert render_markdown(agg).startswith("| metric ")
 
 
 def test_metrics_of_ignores_missing():
     m = metrics_of({"total_s": 3, "read_bytes": None, "phases": [{"name": "a"}]})
     assert m == {"total_s": 3.0}
-
-
-def test_best_static():
-    agg = aggregate([run("static:512m", 9), run("static:1024m", 7), run("g1-90", 1)], "static:512m")
-    assert best_static(agg) == ("static:1024m", 7)

@@ -1,0 +1,209 @@
+"""The sweep's oracles, computed from the sweep's own runs (no extra runs).
+
+- best static cap: the `static:S` policy with the lowest median mix time.
+- per-phase oracle: for each phase of a phased workload, the best median time any
+  static cap reached in that phase, summed over the phases into a time per mix.
+  It is what a policy that knew each phase's best heap size could reach,
+  transition costs aside (issue 10).
+
+Mix time = the sum of the phase durations the workload reported (workload.json
+`phases[].duration_s`, else the FLEXHEAP-PHASE markers), so the policy and the
+oracle are compared on exactly the same work; without phases it is `total_s`.
+Every policy of the sweep (the static caps and the `--also` ones) is reported
+as a fraction of the oracle's and of the best static cap's throughput:
+oracle time / policy time (1.0 = as fast as the oracle, 0.9 = 10% less throughput).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+from typing import Any, Sequence
+
+from tabulate import tabulate
+
+from .integrity import UNBUDGETED
+
+STATIC_PREFIX = "static:"
+
+
+def phase_keys(phases: Sequence[dict[str, Any]]) -> list[str]:
+    """Phase names, a repeated name numbered ('L50', 'L50#2') so every phase has its own key."""
+    seen: dict[str, int] = {}
+    keys = []
+    for p in phases:
+        name = str(p.get("name"))
+        seen[name] = seen.get(name, 0) + 1
+        keys.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return keys
+
+
+def _phase_seconds(p: dict[str, Any]) -> float | None:
+    d = p.get("duration_s")
+    if isinstance(d, (int, float)):
+        return float(d)
+    if isinstance(p.get("start_t"), (int, float)) and isinstance(p.get("end_t"), (int, float)):
+        return float(p["end_t"]) - float(p["start_t"])
+    return None
+
+
+def phase_times(summary: dict[str, Any]) -> dict[str, float]:
+    phases = summary.get("phases") or []
+    out = {}
+    for key, p in zip(phase_keys(phases), phases):
+        t = _phase_seconds(p)
+        if t is not None:
+            out[key] = t
+    return out
+
+
+def mix_time(summary: dict[str, Any]) -> float | None:
+    times = phase_times(summary)
+    if times:
+        return sum(times.values())
+    t = summary.get("total_s")
+    return float(t) if isinstance(t, (int, float)) else None
+
+
+def _median(values: Sequence[float]) -> float | None:
+    return statistics.median(values) if values else None
+
+
+def compute(summaries: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The oracle report from a sweep's run summaries (ok runs only)."""
+    ok = [s for s in summaries if s.get("ok")]
+    policies: list[str] = []
+    for s in summaries:
+        if s["policy"] not in policies:
+            policies.append(s["policy"])
+    statics = [p for p in policies if p.startswith(STATIC_PREFIX)]
+
+    # phase order: the longest phase list any run reported
+    order: list[str] = []
+    for s in ok:
+        keys = phase_keys(s.get("phases") or [])
+        if len(keys) > len(order):
+            order = keys
+
+    per_phase: dict[str, dict[str, float]] = {}  # policy -> phase -> median seconds
+    mix: dict[str, list[float]] = {}
+    for p in policies:
+        runs = [s for s in ok if s["policy"] == p]
+        per_phase[p] = {}
+        for key in order:
+            med = _median([phase_times(s)[key] for s in runs if key in phase_times(s)])
+            if med is not None:
+                per_phase[p][key] = med
+        mix[p] = [t for t in (mix_time(s) for s in runs) if t is not None]
+
+    best_static: tuple[str, float] | None = None
+    for p in statics:
+        med = _median(mix[p])
+        if med is not None and (best_static is None or med < best_static[1]):
+            best_static = (p, med)
+
+    phases_out: list[dict[str, Any]] = []
+    oracle_s: float | None = None
+    if order and statics:
+        oracle_s = 0.0
+        for key in order:
+            cands = [(per_phase[p][key], p) for p in statics if key in per_phase[p]]
+            if not cands:
+                oracle_s = None
+                phases_out.append({"phase": key, "best_cap": None, "best_s": None})
+                continue
+            t, cap = min(cands)
+            phases_out.append({"phase": key, "best_cap": cap, "best_s": t,
+                               "by_policy_s": {p: per_phase[p].get(key) for p in policies}})
+            if oracle_s is not None:
+                oracle_s += t
+    elif best_static is not None:
+        oracle_s = best_static[1]  # no phases: the per-phase oracle is the best static cap
+
+    rows: list[dict[str, Any]] = []
+    for p in policies:
+        times = mix[p]
+        med = _median(times)
+        row: dict[str, Any] = {"policy": p, "n": len(times), "mix_s": med,
+                               "min_s": min(times) if times else None, "max_s": max(times) if times else None}
+        for name, ref in (("of_oracle", oracle_s), ("of_best_static", best_static[1] if best_static else None)):
+            if ref is not None and med:
+                row[name] = ref / med
+                row[name + "_range"] = [ref / max(times), ref / min(times)]
+            else:
+                row[name] = None
+                row[name + "_range"] = None
+        rows.append(row)
+
+    unbudgeted = sorted({str(r) for s in summaries if s.get("unbudgeted")
+                         for r in (s.get("unbudgeted_reasons") or ["not enforced"])})
+    return {
+        "definition": "per-phase oracle = sum over phases of the best median phase time any static cap reached; "
+                      "of_oracle / of_best_static = reference time / policy time (throughput fraction)",
+        "phases": phases_out,
+        "oracle_s": oracle_s,
+        "best_static": best_static[0] if best_static else None,
+        "best_static_s": best_static[1] if best_static else None,
+        "oracle_gain_over_best_static": (best_static[1] / oracle_s) if (best_static and oracle_s) else None,
+        "policies": rows,
+        "unbudgeted": unbudgeted,
+    }
+
+
+def _pct(x: float | None, rng: Sequence[float] | None = None) -> str:
+    if x is None:
+        return "-"
+    text = f"{100 * x:.0f}%"
+    if rng and abs(rng[1] - rng[0]) > 1e-9:
+        text += f" [{100 * rng[0]:.0f}..{100 * rng[1]:.0f}]"
+    return text
+
+
+def _s(x: float | None) -> str:
+    return "-" if x is None else f"{x:.1f}"
+
+
+def render(report: dict[str, Any], fmt: str = "simple") -> str:
+    tag = f" ({UNBUDGETED})" if report.get("unbudgeted") else ""
+    lines: list[str] = []
+    if report.get("unbudgeted"):
+        lines.append(f"{UNBUDGETED.upper()}: the budget or device profile was NOT enforced: "
+                     + "; ".join(report["unbudgeted"]))
+    rows = [[r["policy"] + tag,
+             _s(r["mix_s"]) + (f" [{_s(r['min_s'])}..{_s(r['max_s'])}]" if r["n"] > 1 else ""),
+             _pct(r["of_oracle"], r["of_oracle_range"]),
+             _pct(r["of_best_static"], r["of_best_static_range"])] for r in report["policies"]]
+    lines.append(tabulate(rows, headers=["policy", "mix time [s]", "of per-phase oracle", "of best static cap"],
+                          tablefmt=fmt, disable_numparse=True))
+    if report["phases"]:
+        policies = [r["policy"] for r in report["policies"]]
+        prow = []
+        for ph in report["phases"]:
+            by = ph.get("by_policy_s") or {}
+            prow.append([ph["phase"], ph["best_cap"] or "-", _s(ph["best_s"])] + [_s(by.get(p)) for p in policies])
+        prow.append(["sum (per-phase oracle)", "", _s(report["oracle_s"])] + [""] * len(policies))
+        lines.append("")
+        lines.append(tabulate(prow, headers=["phase", "best static cap", "best [s]", *policies],
+                              tablefmt=fmt, disable_numparse=True))
+    gain = report.get("oracle_gain_over_best_static")
+    lines.append("")
+    lines.append(f"per-phase oracle {_s(report['oracle_s'])} s; best static cap {report['best_static'] or '-'} "
+                 f"{_s(report['best_static_s'])} s" + (f" (oracle x{gain:.2f} its throughput)" if gain else "")
+                 + ". Fractions = reference time / policy time over median mix times (sum of phase times), "
+                   "[min..max] over repetitions.")
+    return "\n".join(lines)
+
+
+def load_runs(folder: Path) -> list[dict[str, Any]]:
+    """Every run summary of a sweep/compare folder (runs/*/summary.json), in run order."""
+    out = []
+    for f in sorted(Path(folder).glob("runs/*/summary.json")):
+        try:
+            s = json.loads(f.read_text())
+        except (OSError, ValueError):
+            continue
+        s.setdefault("run_dir", str(f.parent))
+        if "policy" in s:
+            out.append(s)
+    return out

@@ -1,0 +1,230 @@
+"""Measurement integrity: every validation rule (bad input -> its message, exit 2), the
+refusal of unenforced budgets unless --unbudgeted, the JVM floor, and the bootstrap."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from flexheap_harness import cli
+from flexheap_harness.cgroups import CgroupSupport, IoLimit, RunCgroup
+from flexheap_harness.compare import render_markdown, render_text
+from flexheap_harness.devices import PROFILES, parse_profile
+from flexheap_harness.integrity import (NotEnforced, UsageError, check_budget_above_floor, enforcement_problems,
+                                        jvm_floor, measure_floor)
+from flexheap_harness.jdk import Jdk, find_jdk
+from flexheap_harness.policies import parse_policy
+from flexheap_harness.runner import RunConfig, run_once
+from flexheap_harness.sizes import SizeError, parse_budget, parse_size
+from flexheap_harness.stats import NO_DIFFERENCE, aggregate, ratio_ci, verdict
+
+MIB = 1 << 20
+
+
+# ---------------------------------------------------------------- one size convention
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("768m", 768 * MIB), ("1.5g", 1536 * MIB), ("512MiB", 512 * MIB), ("64k", 64 << 10), ("2G", 2 << 30),
+])
+def test_sizes_are_binary(text, expected):
+    assert parse_size(text) == expected
+
+
+@pytest.mark.parametrize("bad,message", [
+    ("300", "has no unit"), ("0.5", "has no unit"), (".5", "has no unit"),
+    ("600MB", "decimal unit"), ("1gb", "decimal unit"),
+    ("0m", "must be positive"), ("abc", "is not a size"), ("5 q", "is not a size"),
+])
+def test_bad_sizes_say_why(bad, message):
+    with pytest.raises(SizeError, match=message):
+        parse_size(bad)
+
+
+def test_budget_multiple_of_index():
+    assert parse_budget("0.6x", 1000 * MIB) == 600 * MIB
+    with pytest.raises(SizeError, match="no index size"):
+        parse_budget("0.6x", None)
+
+
+def test_device_rates_use_the_same_convention():
+    assert PROFILES["nvme"].read_bps == 600 * MIB and PROFILES["sata"].read_bps == 100 * MIB
+    p = parse_profile("custom:read=600m,write=300m,riops=40000,wiops=20000")
+    assert (p.read_bps, p.write_bps, p.read_iops, p.write_iops) == (600 * MIB, 300 * MIB, 40000, 20000)
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["run", "--budget", "300"], "budget '300' has no unit"),
+    (["run", "--budget", "0.5"], "budget '0.5' has no unit"),
+    (["run", "--budget", "600MB"], "decimal unit"),
+    (["run", "--budget", "0x"], "positive multiple of the index"),
+    (["run", "--device", "custom:read=600"], "device rate read= '600' has no unit"),
+    (["run", "--device", "custom:read=600MB"], "decimal unit"),
+    (["run", "--device", "custom:riops=1.5"], "whole number"),
+    (["run", "--device", "custom:speed=1m"], "bad custom device field"),
+    (["run", "--device", "floppy"], "unknown device profile"),
+    (["run", "--policy", "static:300"], "size '300' has no unit"),
+    (["compare", "--policies", "g1-90,static:0.5"], "size '0.5' has no unit"),
+    (["compare", "--policies", "g1-90,zgc"], "unknown policy"),
+    (["sweep", "--sizes", "256,1g"], "size '256' has no unit"),
+    (["sweep", "--fractions", "30"], r"must be in \(0, 1\]"),
+    (["sweep", "--fractions", "0.5m"], "not a number"),
+    (["sweep", "--also", "g1-90,static:12"], "has no unit"),
+])
+def test_cli_rejects_bad_input_with_exit_2(argv, message, capsys):
+    with pytest.raises(SystemExit) as e:  # argparse: the type check runs at parse time
+        cli.main(argv + ["--", "-version"])
+    assert e.value.code == 2
+    assert re.search(message, capsys.readouterr().err)
+
+
+def test_compare_baseline_must_be_compared(capsys):
+    rc = cli.main(["compare", "--policies", "g1-90,g1-50", "--baseline", "vg1", "--budget", "1g",
+                   "--", "-version"])
+    assert rc == 2
+    assert "baseline vg1 is not one of the compared policies (g1-90, g1-50)" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- a fake JDK and an unenforceable machine
+
+
+@pytest.fixture
+def fake_jdk(tmp_path) -> Path:
+    """A 'JDK' whose java exits 0 at once: enough for the harness's run machinery."""
+    home = tmp_path / "jdk"
+    (home / "bin").mkdir(parents=True)
+    java = home / "bin" / "java"
+    java.write_text("#!/bin/sh\nexit 0\n")
+    java.chmod(0o755)
+    return home
+
+
+NOT_ROOT = CgroupSupport(problems=["not root: cannot create cgroups"])
+
+
+def test_enforcement_problems():
+    ok = CgroupSupport(memory="v1", io="v1")
+    assert enforcement_problems(ok, MIB * 500, PROFILES["nvme"], "8:0", "/d") == []
+    assert "no --budget" in enforcement_problems(ok, None, PROFILES["host"], "8:0", "/d")[0]
+    p = enforcement_problems(NOT_ROOT, 500 * MIB, PROFILES["sata"], "8:0", "/d")
+    assert len(p) == 2 and "budget 500.0M cannot be enforced: not root" in p[0] and "sata" in p[1]
+    p = enforcement_problems(ok, 500 * MIB, PROFILES["sata"], None, "/tmpfs")
+    assert p == ["device profile sata cannot be applied: no block device holds /tmpfs (tmpfs or network file system?)"]
+
+
+def test_cli_refuses_unenforced_budget(monkeypatch, fake_jdk, tmp_path, capsys):
+    monkeypatch.setattr(cli, "detect", lambda _parent=None: NOT_ROOT)
+    argv = ["run", "--policy", "g1-50", "--budget", "1g", "--jdk", str(fake_jdk), "--out", str(tmp_path / "r")]
+    assert cli.main(argv + ["--", "-version"]) == 2
+    err = capsys.readouterr().err
+    assert "refusing to measure: budget 1.0G cannot be enforced: not root" in err and "--unbudgeted" in err
+    assert not (tmp_path / "r").exists()  # nothing ran
+
+
+def test_run_once_refuses_then_marks_unbudgeted(fake_jdk, tmp_path):
+    def cfg(unbudgeted: bool, name: str) -> RunConfig:
+        return RunConfig(policy=parse_policy("g1-50"), budget=512 * MIB, device=parse_profile("host"),
+                         jdk=Jdk(fake_jdk, False), program=["-version"], data_dir=tmp_path,
+                         run_dir=tmp_path / name, drop_caches=False, unbudgeted=unbudgeted)
+
+    with pytest.raises(NotEnforced, match="budget 512.0M cannot be enforced"):
+        run_once(cfg(False, "refused"), log=lambda _m: None, support=NOT_ROOT)
+    assert "refusing to measure" in json.loads((tmp_path / "refused" / "summary.json").read_text())["error"]
+
+    s = run_once(cfg(True, "forced"), log=lambda _m: None, support=NOT_ROOT)
+    assert s["ok"] and s["unbudgeted"] and "not root" in s["unbudgeted_reasons"][0]
+    assert json.loads((tmp_path / "forced" / "config.json").read_text())["unbudgeted"] is True
+    agg = aggregate([{**s, "total_s": 1.0}], "g1-50")
+    assert "UNBUDGETED" in render_text(agg) and "(unbudgeted)" in render_text(agg)
+    assert "unbudgeted" in render_markdown(agg)
+
+
+def _fake_cgroup(tmp_path, memory_limit_file: str, blkio: str) -> RunCgroup:
+    rc = RunCgroup(CgroupSupport(memory="v1", io="v1"), "x", 300 * MIB, IoLimit("8:0", read_bps=100 * MIB))
+    rc.memory_dir = tmp_path / "mem"
+    rc.io_dir = tmp_path / "blkio"
+    rc.memory_dir.mkdir(parents=True)
+    rc.io_dir.mkdir(parents=True)
+    (rc.memory_dir / "memory.limit_in_bytes").write_text(memory_limit_file)
+    (rc.io_dir / "blkio.throttle.read_bps_device").write_text(blkio)
+    return rc
+
+
+def test_cgroup_limits_are_read_back(tmp_path):
+    good = _fake_cgroup(tmp_path / "a", f"{300 * MIB}\n", f"8:0 {100 * MIB}\n")
+    assert good.verify() == []
+    bad = _fake_cgroup(tmp_path / "b", "9223372036854771712\n", "")  # the write did not take
+    problems = bad.verify()
+    assert any("memory limit not in force" in p for p in problems)
+    assert any("device throttle not in force" in p for p in problems)
+
+
+# ---------------------------------------------------------------- the JVM floor
+
+
+def test_budget_below_floor_is_refused_with_the_floor():
+    with pytest.raises(UsageError, match=r"budget 32.0M is below the JVM floor 40.0M for policy g1-90"):
+        check_budget_above_floor(32 * MIB, 40 * MIB, "g1-90", ["-XX:+UseG1GC", "-Xmx28m"])
+    check_budget_above_floor(64 * MIB, 40 * MIB, "g1-90", [])
+
+
+def test_cli_refuses_budget_below_floor(monkeypatch, fake_jdk, tmp_path, capsys):
+    monkeypatch.setattr(cli, "enforcement_problems", lambda *a: [])
+    monkeypatch.setattr(cli, "jvm_floor", lambda java, flags: 200 * MIB)
+    argv = ["run", "--policy", "g1-90", "--budget", "100m", "--jdk", str(fake_jdk), "--out", str(tmp_path / "r")]
+    assert cli.main(argv + ["--", "-version"]) == 2
+    assert "budget 100.0M is below the JVM floor 200.0M for policy g1-90" in capsys.readouterr().err
+
+
+def test_floor_is_cached(monkeypatch, fake_jdk, tmp_path):
+    calls = []
+    monkeypatch.setattr("flexheap_harness.integrity.measure_floor", lambda j, f: calls.append(f) or 42 * MIB)
+    cache = tmp_path / "floor.json"
+    java = fake_jdk / "bin" / "java"
+    assert jvm_floor(java, ["-Xmx1g"], cache) == 42 * MIB
+    assert jvm_floor(java, ["-Xmx1g"], cache) == 42 * MIB
+    assert jvm_floor(java, ["-Xmx2g"], cache) == 42 * MIB
+    assert len(calls) == 2  # once per flag set
+
+
+def test_floor_of_a_real_jvm():
+    jdk, _ = find_jdk()
+    if jdk is None:
+        pytest.skip("no JDK")
+    floor = measure_floor(jdk.java, ["-XX:+UseG1GC", "-Xmx256m"])
+    # a JVM's own footprint, not the harness's (~150 MB of Python with numpy/scipy)
+    assert 10 * MIB < floor < 120 * MIB
+    with pytest.raises(UsageError, match="refuses the run's flags"):
+        measure_floor(jdk.java, ["-XX:+NoSuchFlagAtAll"])
+
+
+# ---------------------------------------------------------------- bootstrap CI of ratios
+
+
+def test_bootstrap_known_answers():
+    # medians of resamples of [1,2,3] are 1, 2 or 3, each end with probability 7/27 > 2.5 %
+    assert ratio_ci([1, 2, 3], [1, 1, 1]) == pytest.approx((1.0, 3.0))
+    assert ratio_ci([10, 10, 10], [5, 5]) == pytest.approx((2.0, 2.0))
+    assert verdict((2.0, 2.0)) == "higher"
+    lo, hi = ratio_ci([9.9, 10, 10.1], [19.8, 20, 20.2])
+    assert 0.48 < lo <= 0.5 <= hi < 0.52 and verdict((lo, hi)) == "lower"
+    same = ratio_ci([10, 11, 12], [10, 11, 12])
+    assert same[0] < 1 < same[1] and verdict(same) == NO_DIFFERENCE
+    assert ratio_ci([1, 2, 3], [1, 1, 1]) == ratio_ci([1, 2, 3], [1, 1, 1])  # seeded
+    assert ratio_ci([1], [1, 2]) is None and ratio_ci([1, 2], [0, 0]) is None and verdict(None) is None
+
+
+def test_table_marks_no_difference():
+    runs = [{"policy": p, "ok": True, "total_s": t} for p, t in
+            [("g1-90", 10), ("a", 10.5), ("b", 5), ("g1-90", 11), ("a", 10.2), ("b", 5.5), ("g1-90", 12),
+             ("a", 11.9), ("b", 6)]]
+    agg = aggregate(runs, "g1-90")
+    a, b = agg["table"]["a"]["total_s"], agg["table"]["b"]["total_s"]
+    assert a["verdict"] == NO_DIFFERENCE and b["verdict"] == "lower"
+    # extremes 5/12 and 6/10 each come up with probability (7/27)^2 > 2.5 %: the interval is exact
+    assert b["ratio_ci"] == pytest.approx([5 / 12, 0.6])
+    text = render_text(agg)
+    assert "x0.95 (CI 0.85-1.19) no difference" in text and "x0.50 (CI 0.42-0.60)" in text
