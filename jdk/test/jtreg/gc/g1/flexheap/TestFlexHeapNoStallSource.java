@@ -43,7 +43,7 @@ public class TestFlexHeapNoStallSource {
     public static void main(String[] args) throws Exception {
         String policy = args[0];
         List<String> common = List.of("-Xms32m", "-Xmx1g", "-XX:G1HeapRegionSize=1m", "-Xlog:gc,gc+flexheap",
-                                      "PeakThenChurn", "500", "20");
+                                      "PeakThenChurn", "500", "12");
         List<String> flex = new ArrayList<>(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapPolicy=" + policy,
                                                     "-XX:FlexHeapIOStallBackend=none"));
         flex.addAll(common);

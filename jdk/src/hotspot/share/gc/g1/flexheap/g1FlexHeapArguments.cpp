@@ -66,7 +66,7 @@ void G1FlexHeapArguments::select_gc() {
   // The collector flags are still as given on the command line here.
   const bool chosen = UseSerialGC || UseParallelGC || UseG1GC || UseZGC ||
                       UseShenandoahGC || UseEpsilonGC;
-  if (!chosen) {
+  if (!chosen && FLAG_IS_DEFAULT(UseG1GC)) {
     FLAG_SET_ERGO(UseG1GC, true);
     log_info(gc)("UseFlexHeap selects the G1 collector");
   }
