@@ -4,7 +4,9 @@
  * when it calls iostall_total_ns(). For each backend and each thread count,
  * N idle threads (blocked in read() on a pipe) are registered, then
  * iostall_total_ns() is called `reads` times from one thread, each call timed
- * on its own; the median, p99 and max are printed in µs.
+ * on its own; the median, p99 and max are printed in µs. bg_cpu_% is the CPU
+ * the library's own threads ("iostall-*", the delayacct refresher) used
+ * meanwhile, in % of one core (clock-tick resolution: run enough reads).
  *   readcost [threads=10,2000] [reads=200] [backends=bpf,delayacct]
  * Needs root (bpf; delayacct also turns kernel.task_delayacct on for the run
  * and restores it).
@@ -15,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <dirent.h>
 #include <unistd.h>
 #include "iostall.h"
 
@@ -42,6 +45,35 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* CPU ns used so far by this process's threads named comm (the library's own). */
+static uint64_t threads_cpu_ns(const char *comm)
+{
+	char path[300], buf[512], *p;
+	unsigned long long ut, st, sum = 0;
+	struct dirent *d;
+	DIR *dir = opendir("/proc/self/task");
+	FILE *f;
+
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/stat", d->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) &&
+		    !strncmp(strchr(buf, '(') + 1, comm, strlen(comm)) &&
+		    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+			   &ut, &st) == 2)
+			sum += ut + st;
+		fclose(f);
+	}
+	closedir(dir);
+	return sum * (1000000000ull / sysconf(_SC_CLK_TCK));
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -81,7 +113,7 @@ static enum iostall_backend parse_backend(const char *s)
 /* One table row: open, register n idle threads, time `reads` reads. */
 static int row(const char *bname, int n, int reads, struct idler *idl)
 {
-	uint64_t *d, t0, sum = 0;
+	uint64_t *d, t0, sum = 0, bg0, bg1, w0, w1;
 	struct iostall *st;
 	char why[256];
 	int failed = 0;
@@ -97,6 +129,8 @@ static int row(const char *bname, int n, int reads, struct idler *idl)
 	/* Let a backend's first background refresh, if any, settle. */
 	usleep(300000);
 	d = calloc(reads, sizeof(*d));
+	bg0 = threads_cpu_ns("iostall-");
+	w0 = now_ns();
 	for (int r = 0; r < reads; r++) {
 		volatile uint64_t v;
 
@@ -107,10 +141,13 @@ static int row(const char *bname, int n, int reads, struct idler *idl)
 		sum += d[r];
 		usleep(1000);	/* reads are GC pauses apart, not back to back */
 	}
+	bg1 = threads_cpu_ns("iostall-");
+	w1 = now_ns();
 	qsort(d, reads, sizeof(*d), cmp_u64);
-	printf("%-10s %6d %10.2f %10.2f %10.2f %10.2f   %s%s\n", bname, n,
+	printf("%-10s %6d %10.2f %10.2f %10.2f %10.2f %12.2f   %s%s\n", bname, n,
 	       d[reads / 2] / 1e3, d[reads * 99 / 100] / 1e3, d[reads - 1] / 1e3,
-	       sum / 1e3 / reads, iostall_tracked(st) == n ? "" : "tracked != n! ",
+	       sum / 1e3 / reads, 100.0 * (bg1 - bg0) / (w1 - w0),
+	       iostall_tracked(st) == n ? "" : "tracked != n! ",
 	       failed ? "register failures!" : "");
 	free(d);
 	for (int i = 0; i < n; i++)
@@ -165,8 +202,8 @@ int main(int argc, char **argv)
 	old_da = set_delayacct(1);
 	printf("iostall_total_ns() cost per call, %d calls 1 ms apart, registered idle threads:\n",
 	       reads);
-	printf("%-10s %6s %10s %10s %10s %10s\n", "backend", "threads", "median_us",
-	       "p99_us", "max_us", "mean_us");
+	printf("%-10s %6s %10s %10s %10s %10s %12s\n", "backend", "threads", "median_us",
+	       "p99_us", "max_us", "mean_us", "bg_cpu_%");
 	for (s = strtok_r(bbuf, ",", &save); s; s = strtok_r(NULL, ",", &save))
 		for (int c = 0; c < nc; c++)
 			row(s, counts[c], reads, idl);
