@@ -30,10 +30,10 @@ public final class Main {
               run          --index DIR --workload NAME [--scale F] [--clients C] [--seed S] [--out FILE.json]
                            [--batch-rate R] [--batch-size B] [--cold]
                            NAME: H50 M50 L50 H500k M500k M1 M2 M3 M4 ingest
-              run          --workload alloc [--live-size 384m] [--small-live-size 32m] [--alloc-size SIZE]
-                           [--rounds 2] [--mutations 2] [--scale F] [--clients C] [--seed S] [--out FILE.json]
-              run          --workload phases --data-file FILE [--file-size 3g] [--live-size 384m] [--alloc-size SIZE]
-                           [--reads N] [--block-size 4k] [--direct] [--rounds 2] [--mutations 2] [--cold]
+              run          --workload alloc [--live-size 256m] [--small-live-size 32m] [--alloc-size SIZE]
+                           [--rounds 2] [--mutations 1] [--scale F] [--clients C] [--seed S] [--out FILE.json]
+              run          --workload phases --data-file FILE [--file-size 3g] [--live-size 256m] [--alloc-size SIZE]
+                           [--reads N] [--block-size 4k] [--direct] [--rounds 2] [--mutations 1] [--cold]
                            [--scale F] [--clients C] [--seed S] [--out FILE.json]
                            sizes take binary suffixes (k m g t); alloc and phases need no index
               characterize --index DIR [--scale F] [--clients C] [--seed S] [--out FILE.json] [--warm]
@@ -231,6 +231,10 @@ public final class Main {
         for (QueryKind k : QueryKind.values()) row(out, k.name() + " queries", factors, s -> s.queries(k));
         row(out, "ingest docs (ours)", factors, Scale::ingestDocs);
         row(out, "search-after-ingest (ours)", factors, Scale::searchQueries);
+        row(out, "alloc/phases MiB per phase", factors,
+                sc -> AllocWorkload.Config.defaults().allocFor(sc) >> 20);
+        row(out, "phases reads per io phase", factors,
+                sc -> PhasesWorkload.Config.defaults(Path.of("x")).readsFor(sc));
         out.println("  * default");
         return 0;
     }

@@ -17,8 +17,8 @@ public final class AllocWorkload {
      * @param mutationsPerOp live-set slots replaced per 64 KiB op (old-generation garbage)
      */
     public record Config(long largeLiveBytes, long smallLiveBytes, Long allocBytes, int rounds, int mutationsPerOp) {
-        public static final long DEFAULT_LARGE = 384L << 20, DEFAULT_SMALL = 32L << 20;
-        public static final int DEFAULT_ROUNDS = 2, DEFAULT_MUTATIONS = 2;
+        public static final long DEFAULT_LARGE = 256L << 20, DEFAULT_SMALL = 32L << 20;
+        public static final int DEFAULT_ROUNDS = 2, DEFAULT_MUTATIONS = 1;
 
         public static Config defaults() {
             return new Config(DEFAULT_LARGE, DEFAULT_SMALL, null, DEFAULT_ROUNDS, DEFAULT_MUTATIONS);

@@ -149,6 +149,7 @@ final class IngestWorkload {
         return new PhaseResult("ingest", queries.get(), d.seconds(), lat, d)
                 .put("docs", added.get())
                 .put("docs_per_s", added.get() / ingestSeconds)
+                .put("search_qps", d.seconds() > 0 ? queries.get() / d.seconds() : 0.0)
                 .put("docs_planned", docsToAdd)
                 .put("searchable_ingested_docs", searchable)
                 .put("indexing_threads", indexers)
@@ -175,7 +176,9 @@ final class IngestWorkload {
             }).join();
         }
         Probe.Delta d = probe.end(done.get());
-        return new PhaseResult("search", done.get(), d.seconds(), lat, d).put("clients", scale.clients());
+        return new PhaseResult("search", done.get(), d.seconds(), lat, d)
+                .put("search_qps", d.seconds() > 0 ? done.get() / d.seconds() : 0.0)
+                .put("clients", scale.clients());
     }
 
     /** One small query of a random class on the latest refreshed searcher. */

@@ -28,8 +28,8 @@ import org.flexheap.bench.util.Sizes;
 public final class PhasesWorkload {
     public record Config(Path dataFile, long fileBytes, long liveBytes, Long allocBytes, Long reads, int blockBytes,
                   boolean direct, int rounds, int mutationsPerOp) {
-        public static final long DEFAULT_FILE = 3L << 30, DEFAULT_LIVE = 384L << 20;
-        public static final int DEFAULT_BLOCK = 4096, DEFAULT_ROUNDS = 2, DEFAULT_MUTATIONS = 2;
+        public static final long DEFAULT_FILE = 3L << 30, DEFAULT_LIVE = 256L << 20;
+        public static final int DEFAULT_BLOCK = 4096, DEFAULT_ROUNDS = 2, DEFAULT_MUTATIONS = 1;
 
         public static Config defaults(Path dataFile) {
             return new Config(dataFile, DEFAULT_FILE, DEFAULT_LIVE, null, null, DEFAULT_BLOCK, false, DEFAULT_ROUNDS,

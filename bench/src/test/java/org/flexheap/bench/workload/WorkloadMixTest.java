@@ -106,6 +106,15 @@ class WorkloadMixTest {
         assertEquals(2000L, num(ingest, "searchable_ingested_docs"));
         assertTrue(((Number) ingest.get("docs_per_s")).doubleValue() > 0);
         assertEquals(20L, num(phases.get(1), "queries"));
+        // Per phase: ingest docs/s (ingest phase), search q/s and search latency (both phases).
+        for (Map<String, Object> p : phases) {
+            assertTrue(dbl(p, "search_qps") > 0 || num(p, "queries") == 0, p.get("name") + " search_qps");
+            assertEquals(dbl(p, "throughput_qps"), dbl(p, "search_qps"), 1e-9);
+            Map<String, Object> svc = (Map<String, Object>) p.get("service_ms");
+            assertEquals(num(p, "queries"), num(svc, "count"), p.get("name") + " one latency per search");
+            assertTrue(dbl(svc, "p99_ms") >= dbl(svc, "p50_ms"));
+            assertEquals(dbl(p, "p99_ms"), dbl(svc, "p99_ms"), 1e-9);
+        }
         long built = Manifest.docs(Manifest.read(index));
         try (Directory d = FSDirectory.open(index); DirectoryReader reader = DirectoryReader.open(d)) {
             assertEquals(built, reader.maxDoc(), "index rolled back to the built commit");
