@@ -18,6 +18,7 @@ from .integrity import UNBUDGETED, UsageError, check_budget_above_floor, enforce
 from .jdk import bench_jar, find_jdk, jdk_for_policy, repo_root, require_policy_jdks
 from .policies import BUILTIN, parse_policy, policies_named_in
 from .runner import RunConfig, bench_program, print_summary, run_once
+from .services.cli import is_service_workload, prepare_service
 from .sizes import (SizeError, check_budget_syntax, check_fraction_list, check_size_list, directory_size,
                     format_size, is_fraction, parse_budget)
 
@@ -151,6 +152,7 @@ def _default_out(command: str) -> Path:
 def resolve_budget(args: argparse.Namespace) -> tuple[int | None, int | None]:
     """(budget bytes, index bytes)."""
     index_bytes = directory_size(args.index) if args.index and args.index.exists() else None
+    index_bytes = index_bytes or getattr(args, "service_data_bytes", None)  # opensearch:/spark: data
     if not args.budget:
         return None, index_bytes
     if is_fraction(args.budget) and not index_bytes:
@@ -198,6 +200,9 @@ def make_config_factory(args: argparse.Namespace, program: list[str] | None, pol
         raise UsageError(warning)
     if warning:
         print(f"warning: {warning}", file=sys.stderr)
+    service = None
+    if program is None and is_service_workload(args.workload):
+        service, program = prepare_service(args), []  # fetch + generate data, before any run
     budget, index_bytes = resolve_budget(args)
     device = parse_profile(args.device)
     if program is None:
@@ -207,7 +212,7 @@ def make_config_factory(args: argparse.Namespace, program: list[str] | None, pol
         if not jar.exists():
             raise UsageError(f"bench jar {jar} not found; build it with: bash bench/run.sh info")
         program = bench_program(jar, args.index, args.workload, args.scale, args.clients, args.seed)
-    data_dir = args.data_dir or args.index or Path.cwd()
+    data_dir = args.data_dir or args.index or (service.data_dir() if service else Path.cwd())
     extra = shlex.split(args.jvm_flags)
     unbudgeted = preflight(args, policies, budget, device, Path(data_dir), jdk)
 
@@ -219,7 +224,7 @@ def make_config_factory(args: argparse.Namespace, program: list[str] | None, pol
             drop_caches=not args.no_drop_caches, timeout_s=args.timeout,
             sample_interval_s=args.sample_interval, index_bytes=index_bytes,
             cgroup_parent=args.cgroup_parent, label=f"{policy}" + (f" rep {rep}" if rep else ""),
-            unbudgeted=unbudgeted,
+            service=service, unbudgeted=unbudgeted,
         )
 
     print(f"budget {format_size(budget)}" + (f" (index {format_size(index_bytes)})" if index_bytes else "")

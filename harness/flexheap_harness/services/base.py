@@ -1,0 +1,240 @@
+"""What every service workload shares: the workload name syntax, where fetched artifacts and
+generated data live, process launch inside the run cgroup (optionally as an unprivileged
+user), and orderly teardown."""
+
+from __future__ import annotations
+
+import os
+import pwd
+import signal
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from ..cgroups import RunCgroup
+from ..jdk import Jdk, repo_root
+
+SERVICE_USER = os.environ.get("FLEXHEAP_SERVICE_USER", "flexheap-svc")
+FETCH_UNAVAILABLE = 3  # services/fetch.sh's exit code when a registry cannot be reached
+
+
+class ServiceUnavailable(RuntimeError):
+    """The service's artifact cannot be fetched (no registry): tests skip on this, nothing else."""
+
+
+def cache_dir() -> Path:
+    cache = Path(os.environ.get("FLEXHEAP_CACHE") or Path.home() / ".cache" / "flexheap")
+    return Path(os.environ.get("FLEXHEAP_SERVICES") or cache / "services")
+
+
+def fetch(what: str, log: Callable[[str], None]) -> Path:
+    """services/fetch.sh WHAT -> the unpacked artifact / venv path. Idempotent and fast when cached."""
+    script = repo_root() / "services" / "fetch.sh"
+    proc = subprocess.run(["bash", str(script), what], capture_output=True, text=True)
+    if proc.returncode != 0:
+        msg = f"services/fetch.sh {what} failed (exit {proc.returncode}):\n{proc.stderr[-2000:]}"
+        if proc.returncode == FETCH_UNAVAILABLE:
+            raise ServiceUnavailable(msg)
+        raise RuntimeError(msg)
+    for line in proc.stdout.splitlines():
+        parts = line.split(" ", 1)
+        if len(parts) == 2 and parts[0] == what:
+            return Path(parts[1])
+    raise RuntimeError(f"services/fetch.sh {what} printed no path: {proc.stdout!r}")
+
+
+def parse_options(text: str, defaults: dict[str, Any]) -> dict[str, Any]:
+    """'docs=20000,search_s=30' -> defaults updated, values converted to the default's type."""
+    out = dict(defaults)
+    for item in filter(None, (s.strip() for s in text.split(","))):
+        if "=" not in item:
+            raise ValueError(f"expected key=value, got {item!r}")
+        k, v = (s.strip() for s in item.split("=", 1))
+        if k not in defaults:
+            raise ValueError(f"unknown option {k!r}; known: {', '.join(sorted(defaults))}")
+        d = defaults[k]
+        out[k] = type(d)(float(v)) if isinstance(d, (int, float)) and not isinstance(d, bool) else v
+    return out
+
+
+def is_service_workload(text: str | None) -> bool:
+    return bool(text) and text.split(":", 1)[0] in ("opensearch", "spark")
+
+
+def parse_workload(text: str) -> "Service":
+    """'opensearch:small', 'opensearch:smoke,docs=5000', 'spark:small,scale=2' -> a Service."""
+    kind, _, rest = text.partition(":")
+    preset, _, opts = (rest or "").partition(",")
+    if kind == "opensearch":
+        from .opensearch import OpenSearch
+        return OpenSearch(preset or "small", opts)
+    if kind == "spark":
+        from .spark import SparkSql
+        return SparkSql(preset or "small", opts)
+    raise ValueError(f"unknown service workload {text!r} (opensearch:<preset> or spark:<preset>)")
+
+
+@dataclass
+class Context:
+    """One run of a service: where, with which JVM flags, inside which cgroup."""
+    run_dir: Path
+    jdk: Jdk
+    jvm_flags: list[str]  # the policy's flags incl. -Xmx and -Xlog to run_dir/gc.log
+    max_heap: int
+    budget: int | None
+    cgroup: RunCgroup | None
+    log: Callable[[str], None]
+    t0: float
+    deadline: float | None = None  # epoch
+    procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    files: list[Any] = field(default_factory=list)
+
+    def check_deadline(self) -> None:
+        if self.deadline and time.time() > self.deadline:
+            raise TimeoutError("run timed out")
+
+
+class Service:
+    kind = ""
+
+    def __init__(self, preset: str, opts: str) -> None:
+        self.preset = preset
+        self.opts = opts
+
+    @property
+    def name(self) -> str:
+        return f"{self.kind}:{self.preset}" + (f",{self.opts}" if self.opts else "")
+
+    # Outside the measured run (idempotent, cached):
+    def prepare(self, log: Callable[[str], None]) -> None:
+        raise NotImplementedError
+
+    def data_bytes(self) -> int:
+        """Reference size for relative budgets ('0.1x'): the generated data on disk."""
+        raise NotImplementedError
+
+    def data_dir(self) -> Path:
+        """A path on the device the service reads (throttled and measured)."""
+        raise NotImplementedError
+
+    # Inside the run:
+    def start(self, ctx: Context) -> None:
+        raise NotImplementedError
+
+    def main_pid(self, ctx: Context) -> int | None:
+        """The service's main JVM (for hsperf heap sampling), once it runs."""
+        raise NotImplementedError
+
+    def wait_ready(self, ctx: Context) -> None:
+        pass
+
+    def drive(self, ctx: Context) -> dict[str, Any]:
+        """Runs the workload; returns {'workload', 'ok', 'phases': [...], 'total_s', ...}."""
+        raise NotImplementedError
+
+    def stop(self, ctx: Context) -> None:
+        for p in ctx.procs:
+            terminate(p)
+
+
+def ensure_user(name: str = SERVICE_USER) -> pwd.struct_passwd:
+    """An unprivileged system user for services that refuse root (OpenSearch)."""
+    try:
+        return pwd.getpwnam(name)
+    except KeyError:
+        pass
+    if os.geteuid() != 0:
+        raise RuntimeError(f"user {name} does not exist and we are not root to create it")
+    subprocess.run(["useradd", "--system", "--no-create-home", "--home-dir", "/nonexistent",
+                    "--shell", "/usr/sbin/nologin", name], check=True, capture_output=True)
+    return pwd.getpwnam(name)
+
+
+def chown_tree(path: Path, user: pwd.struct_passwd) -> None:
+    os.chown(path, user.pw_uid, user.pw_gid)
+    for root, dirs, files in os.walk(path):
+        for n in dirs + files:
+            os.chown(os.path.join(root, n), user.pw_uid, user.pw_gid, follow_symlinks=False)
+
+
+def spawn(ctx: Context, argv: list[str], name: str, env: dict[str, str] | None = None,
+          cwd: Path | None = None, user: pwd.struct_passwd | None = None,
+          in_cgroup: bool = True) -> subprocess.Popen[bytes]:
+    """Starts a process with stdout/stderr in run_dir/<name>.out/.err, in its own session;
+    between fork and exec it joins the run cgroup (as root) and then drops to `user`."""
+    out = open(ctx.run_dir / f"{name}.out", "wb")
+    err = open(ctx.run_dir / f"{name}.err", "wb")
+    ctx.files += [out, err]
+    cg = ctx.cgroup if in_cgroup else None
+
+    def preexec() -> None:
+        if cg is not None:
+            cg.attach_current_process()
+        if user is not None:
+            os.setgroups([])
+            os.setgid(user.pw_gid)
+            os.setuid(user.pw_uid)
+
+    p = subprocess.Popen(argv, stdout=out, stderr=err, stdin=subprocess.DEVNULL, cwd=cwd or ctx.run_dir,
+                         env=env, preexec_fn=preexec, start_new_session=True)
+    ctx.procs.append(p)
+    return p
+
+
+def terminate(p: subprocess.Popen[bytes], grace_s: float = 30.0) -> None:
+    """SIGTERM to the process group, SIGKILL after grace_s."""
+    if p.poll() is not None:
+        return
+    try:
+        os.killpg(p.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    try:
+        p.wait(timeout=grace_s)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        p.wait(timeout=10)
+
+
+def find_pid(candidates: list[int], needle: str) -> int | None:
+    """The pid among candidates whose command line contains needle."""
+    for pid in candidates:
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if needle.encode() in f.read():
+                    return pid
+        except OSError:
+            continue
+    return None
+
+
+def descendants(pid: int) -> list[int]:
+    """pid and its descendants (for runs without a cgroup)."""
+    children: dict[int, list[int]] = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(d))
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo += children.get(p, [])
+    return out
+
+
+def initial_heap(budget: int | None, max_heap: int) -> int:
+    """The -Xms a service gets instead of its shipped -Xms = -Xmx: what the JVM would pick by
+    default inside the budget cgroup (InitialRAMPercentage 1.5625%), at least 16 MiB."""
+    base = budget if budget else max_heap
+    return min(max_heap, max(16 << 20, int(base * 0.015625)))

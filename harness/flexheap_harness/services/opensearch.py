@@ -1,0 +1,303 @@
+"""OpenSearch 3.4.0 (the integ-test-zip distribution) under opensearch-benchmark.
+
+Per run: a node folder in the run folder (the distribution hard-linked, config copied) with
+the policy's heap flags in config/jvm.options.d/flexheap.options, started as an unprivileged
+user inside the run cgroup, health-checked over HTTP on 127.0.0.1, driven by
+opensearch-benchmark (our workload in services/opensearch/workload, generated corpus, one
+invocation per phase: ingest, ingest-search, search), then stopped and its data removed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+import uuid
+from pathlib import Path
+from typing import Any, Callable
+
+from ..jdk import repo_root
+from .base import (Context, Service, cache_dir, chown_tree, ensure_user, fetch, find_pid, initial_heap,
+                   parse_options, spawn, terminate, descendants)
+from .run import phase_record
+
+PRESETS: dict[str, dict[str, Any]] = {
+    # docs ~1.6 KB each on disk as NDJSON
+    "smoke": dict(docs_a=3000, docs_b=1000, search_s=5, warmup_s=1, bulk_clients=1, search_clients=1,
+                  bulk_size=250, seed=42),
+    "small": dict(docs_a=300_000, docs_b=100_000, search_s=30, warmup_s=5, bulk_clients=2, search_clients=2,
+                  bulk_size=500, seed=42),
+    "medium": dict(docs_a=1_200_000, docs_b=300_000, search_s=60, warmup_s=10, bulk_clients=2,
+                   search_clients=2, bulk_size=500, seed=42),
+}
+PHASES = ("ingest", "ingest-search", "search")
+MAIN_CLASS = "org.opensearch.bootstrap.OpenSearch"
+
+
+def workload_dir() -> Path:
+    return repo_root() / "services" / "opensearch" / "workload"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def jvm_options_file(ctx_flags: list[str], xms: int) -> str:
+    """config/jvm.options.d/flexheap.options: read after config/jvm.options, so these win over
+    its -Xms1g/-Xmx1g (the JVM takes the last -Xms/-Xmx) and over any AlwaysPreTouch."""
+    lines = ["# Written by the FlexHeap harness for this run's heap policy.",
+             "# -Xms below the shipped 1g, so the heap can be resized at all.",
+             f"-Xms{max(1, xms >> 20)}m",
+             "-XX:-AlwaysPreTouch"]
+    lines += ctx_flags
+    return "\n".join(lines) + "\n"
+
+
+def parse_test_run(path: Path) -> dict[str, dict[str, Any]]:
+    """opensearch-benchmark's test_run.json -> {task: {throughput, unit, p50_ms, p99_ms, error_rate, ...}}."""
+    data = json.loads(path.read_text())
+    out: dict[str, dict[str, Any]] = {}
+    for m in data.get("results", {}).get("op_metrics", []):
+        thr = m.get("throughput", {}) or {}
+        st = m.get("service_time", {}) or {}
+        lat = m.get("latency", {}) or {}
+        out[m["task"]] = {
+            "operation": m.get("operation"),
+            "throughput": thr.get("mean"),
+            "throughput_median": thr.get("median"),
+            "unit": thr.get("unit"),
+            "p50_service_ms": st.get("50_0"),
+            "p99_service_ms": st.get("99_0") or st.get("100_0"),
+            "p99_latency_ms": lat.get("99_0") or lat.get("100_0"),
+            "error_rate": m.get("error_rate"),
+            "duration_s": m.get("duration"),
+        }
+    return out
+
+
+class OpenSearch(Service):
+    kind = "opensearch"
+
+    def __init__(self, preset: str, opts: str) -> None:
+        super().__init__(preset, opts)
+        if preset not in PRESETS:
+            raise ValueError(f"unknown opensearch preset {preset!r}; choose from {', '.join(PRESETS)}")
+        self.params = parse_options(opts, PRESETS[preset])
+        p = self.params
+        self.data_root = cache_dir() / "data" / f"opensearch-{p['docs_a']}-{p['docs_b']}-{p['seed']}"
+        self.osb_home = self.data_root / "osb-home"
+        self.dist: Path | None = None
+        self.osb: Path | None = None
+        self.port = 0
+        self.node: Path | None = None
+        self.server: subprocess.Popen[bytes] | None = None
+
+    # ------------------------------------------------------------------ outside the run
+
+    def _corpus_dir(self, name: str) -> Path:
+        return self.osb_home / ".osb" / "benchmarks" / "data" / name
+
+    def prepare(self, log: Callable[[str], None]) -> None:
+        self.dist = fetch("opensearch", log)
+        self.osb = fetch("osb", log)
+        from .corpus import CorpusSpec, frequent_terms, write_ndjson  # numpy only here
+        p = self.params
+        meta_path = self.data_root / "corpus.json"
+        if not meta_path.exists():
+            log(f"  generating corpus {self.data_root} ({p['docs_a']} + {p['docs_b']} documents)")
+            t = time.time()
+            meta: dict[str, Any] = {}
+            for corpus, docs, start, seed in (("fh-a", p["docs_a"], 0, p["seed"]),
+                                              ("fh-b", p["docs_b"], p["docs_a"], p["seed"] + 1)):
+                d = self._corpus_dir(corpus)
+                d.mkdir(parents=True, exist_ok=True)
+                name = "docs-a.json" if corpus == "fh-a" else "docs-b.json"
+                n, size = write_ndjson(d / name, CorpusSpec(docs=docs, seed=seed), start)
+                meta[corpus] = {"docs": n, "bytes": size}
+            terms = frequent_terms(400)
+            phrases = [f"{terms[i]} {terms[i + 1]}" for i in range(0, 60)] + [f"{a} {b}" for a, b in zip(terms[:40], terms[1:41])]
+            (self.data_root / "terms.json").write_text(json.dumps({"terms": terms, "phrases": phrases}))
+            meta["generate_s"] = round(time.time() - t, 1)
+            meta_path.write_text(json.dumps(meta, indent=2))
+        self.meta = json.loads(meta_path.read_text())
+
+    def data_bytes(self) -> int:
+        return int(self.meta["fh-a"]["bytes"] + self.meta["fh-b"]["bytes"])
+
+    def data_dir(self) -> Path:
+        return self.data_root
+
+    # ------------------------------------------------------------------ the node
+
+    def start(self, ctx: Context) -> None:
+        assert self.dist is not None
+        user = ensure_user()
+        node = ctx.run_dir / "node"
+        if node.exists():
+            shutil.rmtree(node)
+        node.mkdir()
+        self.node = node
+        home = node / "opensearch"
+        # Hard links: no copy of 130 MB per run, and readable by the service user even when
+        # the cache is under a private home directory.
+        if subprocess.run(["cp", "-al", str(self.dist), str(home)], capture_output=True).returncode != 0:
+            shutil.copytree(self.dist, home, symlinks=True)
+        conf = node / "config"
+        shutil.copytree(self.dist / "config", conf)
+        for d in ("data", "logs", "tmp"):
+            (node / d).mkdir()
+        (home / "logs").mkdir(exist_ok=True)
+        self.port = free_port()
+        (conf / "opensearch.yml").write_text("\n".join([
+            "cluster.name: flexheap",
+            "node.name: fh-node",
+            f"path.data: {node / 'data'}",
+            f"path.logs: {node / 'logs'}",
+            "network.host: 127.0.0.1",
+            f"http.port: {self.port}",
+            f"transport.port: {free_port()}",
+            "discovery.type: single-node",
+            "",
+        ]))
+        xms = initial_heap(ctx.budget, ctx.max_heap)
+        (conf / "jvm.options.d" / "flexheap.options").write_text(jvm_options_file(ctx.jvm_flags, xms))
+        gc_log = ctx.run_dir / "gc.log"
+        gc_log.touch()
+        for path in (conf, node / "data", node / "logs", node / "tmp", home / "logs"):
+            chown_tree(path, user)
+        os.chown(gc_log, user.pw_uid, user.pw_gid)
+        os.chown(node, user.pw_uid, user.pw_gid)
+        env = {
+            "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "HOME": str(node),
+            "OPENSEARCH_JAVA_HOME": str(ctx.jdk.home),
+            "OPENSEARCH_PATH_CONF": str(conf),
+            "OPENSEARCH_TMPDIR": str(node / "tmp"),
+            "LANG": "C.UTF-8",
+        }
+        ctx.log(f"    starting OpenSearch as {user.pw_name} on 127.0.0.1:{self.port} "
+                f"(-Xms{xms >> 20}m -Xmx{ctx.max_heap >> 20}m)")
+        self.server = spawn(ctx, [str(home / "bin" / "opensearch")], "opensearch", env=env, cwd=home, user=user)
+
+    def main_pid(self, ctx: Context) -> int | None:
+        if self.server is None:
+            return None
+        pids = ctx.cgroup.pids() if ctx.cgroup else descendants(self.server.pid)
+        return find_pid(pids, MAIN_CLASS)
+
+    def _get(self, path: str, timeout: float = 5.0) -> dict[str, Any]:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=timeout) as r:
+            return json.loads(r.read())
+
+    def wait_ready(self, ctx: Context, timeout_s: float = 240.0) -> None:
+        assert self.server is not None
+        end = time.time() + timeout_s
+        while time.time() < end:
+            ctx.check_deadline()
+            if self.server.poll() is not None:
+                raise RuntimeError(f"OpenSearch exited with {self.server.returncode} before it was healthy "
+                                   f"(see opensearch.out / node/logs)")
+            try:
+                h = self._get("/_cluster/health?wait_for_status=yellow&timeout=1s", timeout=5)
+                if h.get("status") in ("yellow", "green"):
+                    return
+            except (urllib.error.URLError, OSError, ValueError):
+                pass
+            time.sleep(1)
+        raise RuntimeError(f"OpenSearch not healthy after {timeout_s:.0f}s")
+
+    # ------------------------------------------------------------------ the workload
+
+    def _osb_params(self, ctx: Context) -> Path:
+        p = self.params
+        params = {
+            "docs_a": self.meta["fh-a"]["docs"], "bytes_a": self.meta["fh-a"]["bytes"],
+            "docs_b": self.meta["fh-b"]["docs"], "bytes_b": self.meta["fh-b"]["bytes"],
+            "terms_file": str(self.data_root / "terms.json"),
+            "bulk_size": p["bulk_size"], "bulk_clients": p["bulk_clients"], "search_clients": p["search_clients"],
+            "search_s": p["search_s"], "warmup_s": p["warmup_s"],
+        }
+        path = ctx.run_dir / "osb-params.json"
+        path.write_text(json.dumps(params, indent=2))
+        return path
+
+    def drive(self, ctx: Context) -> dict[str, Any]:
+        assert self.osb is not None
+        params = self._osb_params(ctx)
+        env = dict(os.environ, BENCHMARK_HOME=str(self.osb_home))
+        phases: list[dict[str, Any]] = []
+        osb_runs: dict[str, Any] = {}
+        ok, error = True, None
+        for phase in PHASES:
+            run_id = str(uuid.uuid4())
+            argv = [str(self.osb / "bin" / "opensearch-benchmark"), "run", "--pipeline=benchmark-only",
+                    f"--target-hosts=127.0.0.1:{self.port}", f"--workload-path={workload_dir()}",
+                    f"--test-procedure={phase}", f"--workload-params={params}", f"--test-run-id={run_id}",
+                    # --quiet: OSB 2.4.0's progress line crashes on time-period tasks in a parallel block.
+                    "--offline", "--quiet", "--client-options=timeout:300", "--on-error=continue",
+                    "--results-format=csv", f"--results-file={ctx.run_dir / f'osb-{phase}.csv'}"]
+            ctx.log(f"    [{time.time() - ctx.t0:6.1f}s] phase {phase} start")
+            start = time.time()
+            client = spawn(ctx, argv, f"osb-{phase}", env=env, in_cgroup=False)  # the load generator is not budgeted
+            while client.poll() is None:
+                ctx.check_deadline()
+                if self.server is not None and self.server.poll() is not None:
+                    terminate(client, 5)
+                    raise RuntimeError(f"OpenSearch died during phase {phase} (exit {self.server.returncode})")
+                time.sleep(0.5)
+            end = time.time()
+            result = self.osb_home / ".osb" / "benchmarks" / "test-runs" / run_id / "test_run.json"
+            if client.returncode != 0 or not result.exists():
+                ok, error = False, f"opensearch-benchmark phase {phase} exited {client.returncode} (see osb-{phase}.err/.out)"
+                break
+            shutil.copy(result, ctx.run_dir / f"osb-{phase}.json")
+            tasks = parse_test_run(result)
+            osb_runs[phase] = tasks
+            first = True
+            for task, m in tasks.items():
+                if m["operation"] in ("delete-index", "create-index", "check-cluster-health", "refresh"):
+                    continue
+                rec_name = task if phase != "ingest" else "ingest"
+                rec = {"name": rec_name, "throughput_qps": m["throughput"], "unit": m["unit"],
+                       "p50_service_ms": m["p50_service_ms"], "p99_service_ms": m["p99_service_ms"],
+                       "error_rate": m["error_rate"], "osb_phase": phase}
+                if first:
+                    rec.update(phase_record(rec_name, ctx.t0, start, end))
+                    rec.update({"throughput_qps": m["throughput"]})
+                    first = False
+                phases.append(rec)
+                if m["error_rate"]:
+                    ok, error = False, f"task {task} had error rate {m['error_rate']}"
+            thr = ", ".join(f"{t} {m['throughput']:.1f} {m['unit']}" for t, m in tasks.items()
+                            if isinstance(m["throughput"], (int, float)) and m["operation"] != "refresh")
+            ctx.log(f"    [{time.time() - ctx.t0:6.1f}s] phase {phase} end ({end - start:.0f}s): {thr}")
+        try:
+            stats = self._get("/fh-docs/_stats/store,docs", timeout=30)
+            index_bytes = stats["_all"]["primaries"]["store"]["size_in_bytes"]
+            docs = stats["_all"]["primaries"]["docs"]["count"]
+        except (urllib.error.URLError, OSError, ValueError, KeyError):
+            index_bytes, docs = None, None
+        return {"workload": self.name, "ok": ok, "error": error, "phases": phases,
+                "total_s": round(sum(p.get("duration_s", 0) for p in phases), 3),
+                "index_store_bytes": index_bytes, "index_docs": docs, "corpus_bytes": self.data_bytes(),
+                "osb": osb_runs, "params": self.params}
+
+    def stop(self, ctx: Context) -> None:
+        for p in ctx.procs:
+            if p is not self.server:
+                terminate(p, 5)
+        if self.server is not None:
+            terminate(self.server, 60)
+        if self.node is not None and self.node.exists():
+            logs = self.node / "logs"
+            if logs.exists():
+                shutil.copytree(logs, ctx.run_dir / "opensearch-logs", dirs_exist_ok=True)
+            for d in ("data", "opensearch", "tmp"):
+                shutil.rmtree(self.node / d, ignore_errors=True)

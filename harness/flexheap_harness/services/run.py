@@ -1,0 +1,163 @@
+"""One budgeted, sampled run of a service workload, written as an ordinary run folder
+(config.json, samples.csv, gc.log, gc_pauses.csv, decisions.csv, workload.json,
+summary.json; plus the service's own logs), so compare/sweep/plot treat it like any run."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+import traceback
+from dataclasses import asdict
+from typing import Any, Callable
+
+from .. import runner
+from ..cgroups import CgroupSupport, RunCgroup, detect
+from ..devices import block_device_of
+from ..policies import jvm_flags, max_heap_bytes
+from ..sampling import Sampler
+from ..sizes import format_size
+from .base import Context, Service, descendants
+
+
+def run_service_once(cfg: "runner.RunConfig", service: Service, log: Callable[[str], None] = runner.say,
+                     support: CgroupSupport | None = None) -> dict[str, Any]:
+    """Like runner.run_once, for a service: never raises for a failed run; Ctrl-C (and SIGTERM,
+    which the CLI turns into KeyboardInterrupt) propagates after the service is stopped and the
+    cgroup removed."""
+    rd = cfg.run_dir
+    rd.mkdir(parents=True, exist_ok=True)
+    gc_log = rd / "gc.log"
+    warnings: list[str] = []
+    summary: dict[str, Any] = {
+        "label": cfg.label or cfg.policy.name, "policy": cfg.policy.name, "budget": cfg.budget,
+        "device": cfg.device.name, "workload": service.name, "ok": False, "error": None,
+    }
+
+    def fail(msg: str) -> dict[str, Any]:
+        summary["error"] = msg
+        log(f"  FAILED {summary['label']}: {msg}")
+        runner._write_json(rd / "summary.json", summary)
+        return summary
+
+    if cfg.policy.needs_flexheap and not cfg.jdk.is_flexheap_build:
+        return fail(f"policy {cfg.policy.name} needs the FlexHeap JDK; {cfg.jdk.home} lacks -XX:+UseFlexHeap")
+    try:
+        flags = jvm_flags(cfg.policy, cfg.budget, str(gc_log), cfg.extra_jvm_flags, cfg.jdk.is_flexheap_build)
+        max_heap = max_heap_bytes(cfg.policy, cfg.budget)
+        summary["max_heap"] = max_heap
+        service.prepare(log)
+    except ValueError as e:
+        return fail(str(e))
+
+    support = support or detect(cfg.cgroup_parent)
+    warnings += support.problems
+    data_dir = service.data_dir()
+    device = None
+    try:
+        device = block_device_of(data_dir)
+    except OSError as e:
+        warnings.append(f"cannot stat {data_dir}: {e}")
+    if cfg.device.throttled and (device is None or support.io is None):
+        warnings.append(f"device profile {cfg.device.name} NOT applied; running at host speed")
+    if cfg.budget is not None and support.memory is None:
+        warnings.append(f"budget {format_size(cfg.budget)} NOT enforced; -Xmx still follows it")
+
+    config: dict[str, Any] = {
+        "label": summary["label"], "policy": asdict(cfg.policy), "budget": cfg.budget,
+        "budget_human": format_size(cfg.budget), "index_bytes": cfg.index_bytes, "workload": service.name,
+        "device_profile": asdict(cfg.device), "block_device": device, "jdk": str(cfg.jdk.home),
+        "jdk_has_flexheap": cfg.jdk.is_flexheap_build, "jvm_flags": flags, "data_dir": str(data_dir),
+        "timeout_s": cfg.timeout_s, "sample_interval_s": cfg.sample_interval_s,
+    }
+    if cfg.drop_caches:
+        w = runner.clean_caches()
+        if w:
+            warnings.append(w)
+
+    cgroup: RunCgroup | None = None
+    if support.memory or support.io:
+        io_limit = cfg.device.io_limit(device) if (cfg.device.throttled and device) else None
+        cgroup = RunCgroup(support, runner._next_cgroup_name(), cfg.budget, io_limit)
+        try:
+            cgroup.create()
+        except OSError as e:
+            warnings.append(f"cannot create cgroup ({e}); running unbudgeted")
+            cgroup = None
+    config["cgroup"] = cgroup.describe() if cgroup else None
+    config["warnings"] = warnings
+    runner._write_json(rd / "config.json", config)
+    for w in warnings:
+        log(f"  warning: {w}")
+
+    t0 = time.time()
+    ctx = Context(run_dir=rd, jdk=cfg.jdk, jvm_flags=flags, max_heap=max_heap, budget=cfg.budget,
+                  cgroup=cgroup, log=log, t0=t0, deadline=(t0 + cfg.timeout_s) if cfg.timeout_s else None)
+
+    def pids() -> list[int]:
+        main = service.main_pid(ctx)
+        return [main] if main else []
+
+    sampler = Sampler(rd / "samples.csv", cgroup, device, pids, t0, cfg.sample_interval_s)
+    result: dict[str, Any] | None = None
+    error: str | None = None
+    try:
+        sampler.start()
+        service.start(ctx)
+        service.wait_ready(ctx)
+        log(f"    [{time.time() - t0:6.1f}s] {service.name} ready")
+        result = service.drive(ctx)
+    except (RuntimeError, TimeoutError, OSError, ValueError) as e:
+        error = f"{type(e).__name__}: {e}"
+        (rd / "harness-error.log").write_text(traceback.format_exc())
+    finally:
+        try:
+            service.stop(ctx)
+        finally:
+            sampler.stop()
+            if cgroup:
+                summary["oom_kills"] = cgroup.oom_kills()
+                cgroup.remove()
+                warnings += cgroup.warnings
+                summary["cgroup_removed"] = not cgroup.dirs
+            else:
+                for p in ctx.procs:
+                    for pid in descendants(p.pid):
+                        try:
+                            os.kill(pid, signal.SIGKILL)
+                        except OSError:
+                            pass
+            for f in ctx.files:
+                f.close()
+    wall = time.time() - t0
+    if result is not None:
+        (rd / "workload.json").write_text(json.dumps(result, indent=2) + "\n")
+    # The runner's summarizer reads stderr.log for phase markers; ours are in workload.json.
+    (rd / "stderr.log").touch()
+    summary.update(runner._summarize(rd, sampler, t0, wall))
+    summary["warnings"] = warnings
+    if error is None and result is not None and not result.get("ok"):
+        error = f"workload reported ok=false: {result.get('error')}"
+    if summary.get("oom_kills"):
+        error = (error + "; " if error else "") + f"{summary['oom_kills']} OOM kill(s) in the cgroup"
+    if error:
+        summary["error"] = error
+        summary["log_tail"] = {p.name: runner.tail(p) for p in sorted(rd.glob("*.err")) + sorted(rd.glob("*.out"))
+                               + [rd / "gc.log", rd / "harness-error.log"]}
+        log(f"  FAILED {summary['label']}: {error}")
+        for name, text in summary["log_tail"].items():
+            if text.strip():
+                log(f"  --- tail of {name} ---\n" + "\n".join("  | " + s for s in text.rstrip().splitlines()))
+    else:
+        summary["ok"] = True
+    runner._write_json(rd / "summary.json", summary)
+    return summary
+
+
+def phase_record(name: str, t0: float, start: float, end: float, **metrics: Any) -> dict[str, Any]:
+    """A phase as runner._summarize and the plots expect it (times relative to run start)."""
+    rec: dict[str, Any] = {"name": name, "start_t": round(start - t0, 3), "end_t": round(end - t0, 3),
+                           "duration_s": round(end - start, 3)}
+    rec.update(metrics)
+    return rec

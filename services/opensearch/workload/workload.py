@@ -1,0 +1,50 @@
+"""Parameter source for the FlexHeap workload's searches: each request draws its term(s)
+from the terms file the harness wrote beside the corpus (mid-frequency words of the corpus's
+Zipf vocabulary, and adjacent pairs of them for phrases), so requests vary like real traffic
+and no cache answers them."""
+
+import json
+import random
+
+
+class QuerySource:
+    def __init__(self, workload, params, **kwargs):
+        self._kind = params["query-kind"]
+        with open(params["terms-file"]) as f:
+            terms = json.load(f)
+        self._terms = terms["terms"]
+        self._phrases = terms["phrases"]
+        self._index = params.get("index", "fh-docs")
+        self._rng = random.Random(params.get("seed", 1))
+
+    def partition(self, partition_index, total_partitions):
+        self._rng = random.Random(1000 + partition_index)
+        return self
+
+    def _body(self):
+        term = self._rng.choice(self._terms)
+        if self._kind == "term":
+            return {"query": {"term": {"body": term}}, "size": 10}
+        if self._kind == "phrase":
+            return {"query": {"match_phrase": {"body": self._rng.choice(self._phrases)}}, "size": 10}
+        if self._kind == "topk":
+            return {"query": {"match": {"body": term}}, "sort": [{"views": "desc"}], "size": 100}
+        if self._kind == "agg":
+            return {
+                "query": {"match": {"body": term}},
+                "size": 0,
+                "aggs": {
+                    "by_category": {"terms": {"field": "category", "size": 20},
+                                    "aggs": {"views": {"avg": {"field": "views"}}}},
+                    "per_month": {"date_histogram": {"field": "timestamp", "calendar_interval": "month"}},
+                },
+            }
+        raise ValueError(f"unknown query-kind {self._kind}")
+
+    def params(self):
+        return {"index": self._index, "body": self._body(), "cache": False,
+                "request-params": {"request_cache": "false"}}
+
+
+def register(registry):
+    registry.register_param_source("fh-query", QuerySource)
