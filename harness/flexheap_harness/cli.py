@@ -72,6 +72,9 @@ def _add_common(p: argparse.ArgumentParser, workload_default: str | None = "M1")
     j.add_argument("--jdk", help="JDK home (default $FLEXHEAP_JDK, build/flexheap-jdk, else stock Temurin 25 "
                                  "for baselines only)")
     j.add_argument("--jvm-flags", default="", help="extra JVM flags, passed through last (quoted string)")
+    j.add_argument("--jfr", action="store_true",
+                   help="record jdk.FlexHeapDecision with JFR (FlexHeap JDK) and read decisions with `jfr print "
+                        "--json` instead of parsing the GC log (JFR costs some startup time and memory)")
     j.add_argument("--timeout", type=float, help="kill a run after this many seconds (counts as failed)")
     j.add_argument("--no-drop-caches", action="store_true", help="do not sync + drop caches before each run")
     j.add_argument("--sample-interval", type=float, default=1.0, help="sampling period in s (default 1)")
@@ -224,7 +227,7 @@ def make_config_factory(args: argparse.Namespace, program: list[str] | None, pol
             drop_caches=not args.no_drop_caches, timeout_s=args.timeout,
             sample_interval_s=args.sample_interval, index_bytes=index_bytes,
             cgroup_parent=args.cgroup_parent, label=f"{policy}" + (f" rep {rep}" if rep else ""),
-            service=service, unbudgeted=unbudgeted,
+            service=service, unbudgeted=unbudgeted, jfr=getattr(args, "jfr", False),
         )
 
     print(f"budget {format_size(budget)}" + (f" (index {format_size(index_bytes)})" if index_bytes else "")

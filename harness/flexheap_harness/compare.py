@@ -174,3 +174,43 @@ def render_markdown(agg: dict[str, Any]) -> str:
         out.append("Failed runs:")
         out += [f"- {r.get('run_dir')}: {r.get('error')}" for r in failed]
     return "\n".join(out) + "\n"
+
+
+# metric, column title
+POLICY_ROW_METRICS = (
+    ("gc_time_ms", "GC pause [ms]"),
+    ("read_bytes", "read"),
+    ("peak_heap_committed", "peak heap"),
+    ("psi_io_some_s", "I/O stall [s]"),
+)
+
+
+def render_policy_rows(agg: dict[str, Any], fmt: str = "simple") -> str:
+    """One row per policy: total time with [min..max], its ratio to the baseline with the bootstrap
+    confidence interval and the verdict, and a few cost figures (the demo's closing table)."""
+    tag = f" ({UNBUDGETED})" if agg.get("unbudgeted") else ""
+    conf = int(round(100 * agg.get("confidence", 0.95)))
+    header = ["policy", "total time [s]", f"x {agg['baseline']}", f"{conf}% CI", "verdict"]
+    header += [title for _m, title in POLICY_ROW_METRICS]
+    rows = []
+    for p in agg["policies"]:
+        t = agg["table"][p].get("total_s", {})
+        is_base = p == agg["baseline"]
+        ci = t.get("ratio_ci")
+        row = [p + (" (base)" if is_base else "") + tag, cell(t, "s", False),
+               "1" if is_base else (f"x{t['ratio']:.2f}" if t.get("ratio") is not None else "-"),
+               "-" if is_base else (f"{ci[0]:.2f}-{ci[1]:.2f}" if ci else "no CI: n<2"),
+               "" if is_base else {"lower": "faster", "higher": "slower"}.get(t.get("verdict"), t.get("verdict") or "-")]
+        for m, _title in POLICY_ROW_METRICS:
+            row.append(_fmt(agg["table"][p].get(m, {}).get("median"), metric_info(m)[1]))
+        rows.append(row)
+    lines = []
+    banner = unbudgeted_banner(agg)
+    if banner:
+        lines.append(banner)
+    lines.append(tabulate(rows, headers=header, tablefmt=fmt, disable_numparse=True))
+    lines.append(f"total time: median [min..max] of {max(agg['ok_runs'].values(), default=0)} run(s); "
+                 f"x = ratio of medians to {agg['baseline']} with its {conf}% bootstrap CI; "
+                 f"'{NO_DIFFERENCE}' = the CI spans 1.0; other columns: medians")
+    return "\n".join(lines)
+

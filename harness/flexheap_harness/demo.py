@@ -13,25 +13,30 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from .integrity import refusal_message
 from .jdk import bench_jar, find_jdk, flexheap_jdk_dir, repo_root
-from .sizes import directory_size, format_size
+from .sizes import check_budget_syntax, directory_size, format_size
 
 DEFAULT_INDEX = Path.home() / ".cache" / "flexheap" / "index-demo"
 
 
 def add_demo_arguments(d: argparse.ArgumentParser) -> None:
-    d.add_argument("--budget", default="0.6x",
+    from .cli import device_arg, policy_list
+
+    d.add_argument("--budget", default="0.6x", type=check_budget_syntax,
                    help="DRAM budget, size or multiple of the index size (default 0.6x: below the index, "
                         "so heap and page cache compete)")
     d.add_argument("--scale", type=float, default=0.1, help="workload --scale (default 0.1)")
     d.add_argument("--reps", type=int, default=2, help="repetitions per policy (default 2)")
-    d.add_argument("--device", default="nvme", help="device profile (default nvme)")
-    d.add_argument("--policies", default="g1-90,g1-50,vg1,flexheap", help="comma list (default all four)")
+    d.add_argument("--device", default="nvme", type=device_arg, help="device profile (default nvme)")
+    d.add_argument("--policies", default="g1-90,g1-50,vg1,flexheap", type=policy_list,
+                   help="comma list (default all four)")
     d.add_argument("--baseline", default="g1-90", help="ratio baseline (default g1-90)")
     d.add_argument("--workload", default="M1", help="bench workload (default M1, the paper's phased mix)")
     d.add_argument("--clients", type=int, help="bench --clients")
@@ -44,6 +49,9 @@ def add_demo_arguments(d: argparse.ArgumentParser) -> None:
                    help="do not run jdk/build.sh; without a FlexHeap JDK the flexheap policy is dropped")
     d.add_argument("--jvm-flags", default="", help="extra JVM flags for every run")
     d.add_argument("--out", type=Path, help="output folder (default results/<time>-demo)")
+    d.add_argument("--unbudgeted", action="store_true",
+                   help="run even where the budget / device profile cannot be enforced (not root, no memory "
+                        "controller); every table then says 'unbudgeted'. Without it the demo refuses (exit 2).")
 
 
 def _step(n: int, text: str) -> None:
@@ -123,14 +131,31 @@ def ensure_index(java: Path, jar: Path, index: Path, size_mb: int, seed: int, lo
     return size
 
 
+def _enforcement_problems(args: argparse.Namespace) -> list[str]:
+    from .cgroups import detect
+    from .devices import block_device_of, parse_profile
+    from .integrity import enforcement_problems
+    existing = args.index
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent  # the index may not be built yet: its disk is its parent's
+    try:
+        block = block_device_of(existing)
+    except OSError:
+        block = None
+    return enforcement_problems(detect(None), 1, parse_profile(args.device), block, args.index)
+
+
 def run_demo(args: argparse.Namespace) -> int:
     from .cli import _compare_and_report, _default_out
+    from .compare import render_policy_rows
 
     out = args.out or _default_out("demo")
     logs = out / "build-logs"
-    if os.geteuid() != 0:
-        print("warning: not root: no budget (memory cgroup), no device throttling, no cache drop. "
-              "The demo still runs, but the policies will not compete for memory.", file=sys.stderr)
+    # Refuse before building anything when the budget or device profile could not be enforced.
+    problems = _enforcement_problems(args)
+    if problems and not args.unbudgeted:
+        print(f"error: {refusal_message(problems)}", file=sys.stderr)
+        return 2
 
     _step(1, "FlexHeap JDK")
     jdk_home = ensure_jdk(args, logs)
@@ -154,10 +179,50 @@ def run_demo(args: argparse.Namespace) -> int:
     for name, value in (("jdk", str(jdk.home)), ("jar", jar), ("data_dir", None), ("cgroup_parent", None),
                         ("no_drop_caches", False), ("sample_interval", 1.0), ("out", out)):
         setattr(args, name, value)
-    baseline = args.baseline if args.baseline in policies else policies[0]
-    print(f"   baseline {baseline}", flush=True)
-    agg = _compare_and_report(args, policies, args.reps, baseline, None, "demo")
+    if args.baseline not in policies:
+        print(f"error: baseline {args.baseline} is not one of the demo's policies ({', '.join(policies)})",
+              file=sys.stderr)
+        return 2
+    print(f"   baseline {args.baseline}", flush=True)
+    agg = _compare_and_report(args, policies, args.reps, args.baseline, None, "demo")
 
     _step(5, "done")
-    print(f"   table: {out / 'comparison.md'}\n   plots: {out / 'timeline.png'}, {out / 'throughput.png'}")
+    print()
+    print(render_policy_rows(agg))
+    print()
+    print(f"   table:  {out / 'comparison.md'}")
+    plots = [p for p in (out / "timeline.png", out / "throughput.png") if p.exists()]
+    print("   plots:  " + (", ".join(str(p) for p in plots) if plots else "none (plotting failed, see above)"))
+    print(f"   reproduce this table:   {reproduce_command(args, policies)}")
+    print(f"   the full-scale results: {full_results_command(args, policies, index_bytes)}")
     return 0 if all(agg["ok_runs"].values()) else 1
+
+
+def _policy_arg(policies: list[str]) -> str:
+    return ",".join(policies)
+
+
+def reproduce_command(args: argparse.Namespace, policies: list[str]) -> str:
+    """The one command that reruns exactly this demo (same index, budget, mix, scale, reps, seed)."""
+    cmd = ["./flexheap", "demo", "--budget", args.budget, "--scale", f"{args.scale:g}", "--reps", str(args.reps),
+           "--device", args.device, "--policies", _policy_arg(policies), "--baseline", args.baseline,
+           "--workload", args.workload, "--seed", str(args.seed), "--index-size-mb", str(args.index_size_mb)]
+    if args.index != DEFAULT_INDEX:
+        cmd += ["--index", str(args.index)]
+    if args.jvm_flags:
+        cmd.append("--jvm-flags=" + shlex.quote(args.jvm_flags))
+    if args.unbudgeted:
+        cmd.append("--unbudgeted")
+    return " ".join(cmd)
+
+
+def full_results_command(args: argparse.Namespace, policies: list[str], index_bytes: int) -> str:
+    """The same comparison at full scale (the whole mix, 3 interleaved repetitions)."""
+    cmd = ["./flexheap", "harness", "compare", "--policies", _policy_arg(policies), "--baseline", args.baseline,
+           "--reps", str(max(3, args.reps)), "--budget", args.budget, "--index", str(args.index),
+           "--workload", args.workload, "--scale", "1", "--device", args.device, "--seed", str(args.seed)]
+    if args.jvm_flags:
+        cmd.append("--jvm-flags=" + shlex.quote(args.jvm_flags))
+    if args.unbudgeted:
+        cmd.append("--unbudgeted")
+    return " ".join(cmd)

@@ -16,7 +16,8 @@ from .sampling import read_samples  # noqa: E402
 from .stats import PHASE_PREFIX, ratio  # noqa: E402
 
 GIB = float(1 << 30)
-COLORS = {"committed": "#1f77b4", "used": "#ff7f0e", "cache": "#2ca02c", "iowait": "#d62728", "budget": "#555555"}
+COLORS = {"committed": "#1f77b4", "used": "#ff7f0e", "cache": "#2ca02c", "iowait": "#d62728", "budget": "#555555",
+          "psi": "#9467bd"}
 
 
 def load_run(run_dir: Path) -> dict[str, Any]:
@@ -73,9 +74,13 @@ def _timeline_panel(ax: plt.Axes, run: dict[str, Any], show_legend: bool) -> Non
     ax2 = ax.twinx()
     x, iow = _series(samples, "iowait_pct")
     if x:
-        ax2.plot(x, iow, color=COLORS["iowait"], lw=0.9, alpha=0.8, label="iowait %")
+        ax2.plot(x, iow, color=COLORS["iowait"], lw=0.9, alpha=0.8, label="iowait % (machine)")
+    x, psi = _series(samples, "io_some_pct")
+    if x:
+        scope = "run cgroup" if s.get("psi_scope") == "cgroup" else "system-wide"
+        ax2.plot(x, psi, color=COLORS["psi"], lw=0.9, alpha=0.8, ls="--", label=f"I/O stall PSI some % ({scope})")
     ax2.set_ylim(0, 100)
-    ax2.set_ylabel("iowait %", color=COLORS["iowait"])
+    ax2.set_ylabel("iowait / I/O stall %", color=COLORS["iowait"])
     phases = s.get("phases", [])
     if phases and phases[-1].get("end_t") is not None:
         ax.axvline(phases[-1]["end_t"], color="k", lw=0.7, alpha=0.5, ls="--")
@@ -90,7 +95,7 @@ def _timeline_panel(ax: plt.Axes, run: dict[str, Any], show_legend: bool) -> Non
             ax.axvline(x, color="k", lw=0.7, alpha=0.5)
             ax.annotate(p["name"], (x, 1.0), xycoords=("data", "axes fraction"),
                         xytext=(2, -10 - 11 * (row % 4)), textcoords="offset points", fontsize=8, va="top")
-    status = "" if s.get("ok") else "  [FAILED]"
+    status = ("" if s.get("ok") else "  [FAILED]") + ("  [UNBUDGETED]" if s.get("unbudgeted") else "")
     ax.set_title(f"{s.get('label', s.get('policy'))}: total {s.get('total_s', 0):.1f} s, "
                  f"GC {s.get('gc_time_ms', 0):.0f} ms{status}", fontsize=10, loc="left")
     if show_legend:

@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from . import gclog
+from . import gclog, jfr
 from .cgroups import CgroupSupport, RunCgroup, detect
 from .devices import DeviceProfile, block_device_of
 from .integrity import UNBUDGETED, NotEnforced, enforcement_problems, refusal_message
@@ -58,6 +58,9 @@ class RunConfig:
     # Run even when the budget / device profile is not enforced; the run is then
     # marked "unbudgeted" everywhere. Without it such a run raises NotEnforced.
     unbudgeted: bool = False
+    # Record jdk.FlexHeapDecision with JFR (FlexHeap JDK only); decisions.csv then comes
+    # from `jfr print --json` instead of the GC log.
+    jfr: bool = False
 
 
 def bench_program(jar: Path, index: Path, workload: str, scale: float | None = None,
@@ -164,6 +167,8 @@ def run_once(cfg: RunConfig, log: Callable[[str], None] = say, support: CgroupSu
         return fail(f"policy {cfg.policy.name} needs the FlexHeap JDK; {cfg.jdk.home} lacks -XX:+UseFlexHeap")
     try:
         flags = jvm_flags(cfg.policy, cfg.budget, str(gc_log), cfg.extra_jvm_flags, cfg.jdk.is_flexheap_build)
+        if cfg.jfr and cfg.jdk.is_flexheap_build:
+            flags.insert(len(flags) - len(cfg.extra_jvm_flags), jfr.recording_flag(rd / jfr.RECORDING))
         summary["max_heap"] = max_heap_bytes(cfg.policy, cfg.budget)
     except ValueError as e:
         return fail(str(e))
@@ -283,7 +288,7 @@ def run_once(cfg: RunConfig, log: Callable[[str], None] = say, support: CgroupSu
     wall = time.time() - t0
     assert proc is not None and sampler is not None
 
-    summary.update(_summarize(rd, sampler, t0, wall))
+    summary.update(_summarize(rd, sampler, t0, wall, cfg.jdk.tool("jfr")))
     summary["returncode"] = proc.returncode
     summary["warnings"] = warnings
     error = None
@@ -345,7 +350,7 @@ def _wait(proc: subprocess.Popen[bytes], cfg: RunConfig, stderr_path: Path, samp
             last_status = time.monotonic()
 
 
-def _summarize(rd: Path, sampler: Sampler, t0: float, wall: float) -> dict[str, Any]:
+def _summarize(rd: Path, sampler: Sampler, t0: float, wall: float, jfr_tool: Path | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"wall_s": round(wall, 3)}
     rows = sampler.rows
 
@@ -378,7 +383,20 @@ def _summarize(rd: Path, sampler: Sampler, t0: float, wall: float) -> dict[str, 
     out.update(gl.summary())
     out["gc_time_ms"] = out["gc_pause_ms"]
     _write_pauses(rd / "gc_pauses.csv", gl, jvm_start - t0)
-    _write_decisions(rd / "decisions.csv", gl, jvm_start - t0)
+    decisions = None
+    if (rd / jfr.RECORDING).exists() and jfr_tool is not None:
+        try:
+            decisions = jfr.read_decisions(rd / jfr.RECORDING, jfr_tool)
+        except (OSError, ValueError, subprocess.TimeoutExpired) as e:
+            out["decisions_error"] = f"cannot read {jfr.RECORDING}: {e}; decisions from gc.log"
+    if decisions is not None:
+        out["decisions_source"] = "jfr"
+        out = {k: v for k, v in out.items() if not k.startswith("flexheap_")}
+        out.update(jfr.summary_counts(decisions))
+        _write_jfr_decisions(rd / "decisions.csv", decisions, t0)
+    else:
+        out["decisions_source"] = "gc.log"
+        _write_decisions(rd / "decisions.csv", gl, jvm_start - t0)
 
     try:
         with open(rd / "stderr.log", errors="replace") as f:
@@ -432,6 +450,17 @@ def _write_decisions(path: Path, gl: gclog.GcLog, offset: float) -> None:
         w.writerow(["t", "gc_id", *keys])
         for d in gl.decisions:
             w.writerow([round(d.uptime_s + offset, 3), d.gc_id, *(d.fields.get(k, "") for k in keys)])
+
+
+def _write_jfr_decisions(path: Path, decisions: list[jfr.JfrDecision], t0: float) -> None:
+    keys: list[str] = []
+    for d in decisions:
+        keys += [k for k in d.fields if k not in keys]
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["t", "gc_id", *keys])
+        for d in decisions:
+            w.writerow([round(d.epoch_s - t0, 3), d.gc_id, *(d.fields.get(k, "") for k in keys)])
 
 
 def _write_json(path: Path, data: Any) -> None:

@@ -167,3 +167,18 @@ def test_phase_markers():
     p = parse_phase_lines(lines)
     assert p[0] == {"name": "warm", "start_epoch": 1.0, "end_epoch": 3.0, "queries": 500, "throughput_qps": 250.0}
     assert p[1]["name"] == "hot" and p[1]["end_epoch"] is None
+
+
+def test_jfr_flexheap_decisions_from_jfr_print_json():
+    from datetime import datetime, timezone
+
+    from flexheap_harness import jfr
+    ds = jfr.parse_json(text("jfr-decisions.json"))
+    assert [d.gc_id for d in ds] == [3, 7]  # time order, not file order
+    first = datetime(2026, 11, 21, 13, 37, 13, 688833, tzinfo=timezone.utc).timestamp()
+    assert ds[0].epoch_s == pytest.approx(first)
+    assert ds[1].fields["action"] == "shrink" and ds[1].fields["applied"] == 62914560
+    assert ds[1].fields["duration"] == pytest.approx(41e-6) and "eventThread" not in ds[1].fields
+    assert jfr.summary_counts(ds) == {"flexheap_decisions": 2, "flexheap_none": 1, "flexheap_shrink": 1}
+    assert jfr.recording_flag("/r/f.jfr") == (
+        "-XX:StartFlightRecording:settings=none,+jdk.FlexHeapDecision#enabled=true,filename=/r/f.jfr")

@@ -1,0 +1,44 @@
+"""demo: refuses unenforced budgets before building anything, closes with a per-policy table
+carrying the confidence interval, the plot files and the commands that reproduce it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from flexheap_harness import cli, demo
+from flexheap_harness.compare import render_policy_rows
+from flexheap_harness.stats import aggregate
+
+
+def test_demo_refuses_unenforced_budget_before_building(monkeypatch, capsys):
+    monkeypatch.setattr(demo, "_enforcement_problems", lambda args: ["budget cannot be enforced: not root"])
+    monkeypatch.setattr(demo, "ensure_jdk", lambda *a: pytest.fail("must not build"))
+    assert cli.main(["demo", "--out", "/nonexistent/x"]) == 2
+    err = capsys.readouterr().err
+    assert "refusing to measure: budget cannot be enforced: not root" in err and "--unbudgeted" in err
+
+
+def test_demo_policy_rows_carry_the_ci():
+    runs = [{"policy": p, "ok": True, "total_s": t} for p, t in
+            [("g1-90", 10), ("flexheap", 5), ("vg1", 10.4), ("g1-90", 11), ("flexheap", 5.5), ("vg1", 10.8),
+             ("g1-90", 12), ("flexheap", 6), ("vg1", 11.1)]]
+    text = render_policy_rows(aggregate(runs, "g1-90"))
+    lines = {ln.split()[0]: ln for ln in text.splitlines() if ln.split() and ln.split()[0] in ("g1-90", "flexheap", "vg1")}
+    assert "x0.50" in lines["flexheap"] and "0.42-0.60" in lines["flexheap"] and "faster" in lines["flexheap"]
+    assert "no difference" in lines["vg1"]
+    assert "(base)" in lines["g1-90"]
+
+
+def test_reproduce_commands():
+    args = cli.build_parser().parse_args(["demo", "--budget", "0.5x", "--reps", "3", "--device", "sata",
+                                          "--policies", "g1-90,flexheap", "--jvm-flags=-XX:+AlwaysPreTouch"])
+    one = demo.reproduce_command(args, ["g1-90", "flexheap"])
+    assert one.startswith("./flexheap demo --budget 0.5x --scale 0.1 --reps 3 --device sata "
+                          "--policies g1-90,flexheap --baseline g1-90 --workload M1 --seed 42 --index-size-mb 2048")
+    assert "--jvm-flags=-XX:+AlwaysPreTouch" in one
+    full = demo.full_results_command(args, ["g1-90", "flexheap"], 1 << 30)
+    assert "harness compare --policies g1-90,flexheap" in full and "--scale 1 " in full and "--reps 3" in full
+    reparsed = cli.build_parser().parse_args(full.split()[2:])  # it is a valid command line
+    assert reparsed.device == "sata" and reparsed.budget == "0.5x"
