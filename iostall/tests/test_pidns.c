@@ -12,6 +12,8 @@
  *   - runs an I/O worker (namespace tid K, a number some host task also has)
  *     doing throttled reads: its stall must match the time it measured in
  *     pread() within ±20%;
+ *   - lets 100 registered threads exit without unregistering: the exit hook
+ *     must find their entries by namespace tid (nothing left in the map);
  *   - checks that IOSTALL_AUTO still picks bpf there, and that a tid of a
  *     nested pid namespace (which the probe would never match) is refused
  *     with -EXDEV.
@@ -186,6 +188,40 @@ static pid_t nested_child(void)
 	return gc;
 }
 
+static void *register_and_exit(void *arg)
+{
+	if (iostall_register(arg, gettid()))
+		return (void *)1;
+	return NULL;
+}
+
+/* Registered threads that exit still registered leave nothing behind. */
+static void exit_cleanup(struct iostall *st)
+{
+	int tr0 = iostall_tracked(st), me0 = iostall_map_entries(st), fails = 0;
+	uint64_t deadline;
+	pthread_t t;
+	void *ret;
+	int tr, me;
+
+	for (int i = 0; i < 100; i++) {
+		pthread_create(&t, NULL, register_and_exit, st);
+		pthread_join(t, &ret);
+		fails += ret != NULL;
+	}
+	deadline = now_ns() + 1000000000ull;
+	do {
+		tr = iostall_tracked(st);
+		me = iostall_map_entries(st);
+		if (tr == tr0 && me == me0)
+			break;
+		usleep(10000);
+	} while (now_ns() < deadline);
+	report(tr == tr0 && me == me0 && !fails ? "PASS" : "FAIL", NAME,
+	       "100 threads exit still registered: tracked %d->%d, map entries %d->%d, register failures %d",
+	       tr0, tr, me0, me, fails);
+}
+
 static int inner(pid_t host_tid)
 {
 	struct io_job j = { .secs = SECS, .nst = 1 };
@@ -221,6 +257,7 @@ static int inner(pid_t host_tid)
 			iostall_unregister(st, nested);
 	}
 	/* pid 1 exiting takes every process of this namespace with it. */
+	exit_cleanup(st);
 	err = make_uncached_file(file, sizeof(file), "pidns", 64 << 20);
 	if (!err)
 		err = throttle_setup(&thr, file, 100, 0);
