@@ -120,7 +120,9 @@ class Sampler:
         self._refault0: int | None = None
         self._prev_refault: tuple[float, int] | None = None
         self._psi0: dict[str, int] = {}
+        # Rates need a full interval: the first sample (right after start) has none.
         self._prev_psi: tuple[float, dict[str, int]] | None = None
+        self._last_psi: dict[str, int] = {}
         self.psi_scope: str | None = None
         self._dev0: tuple[int, int] | None = None
         self._cg0: tuple[int, int] | None = None
@@ -133,7 +135,7 @@ class Sampler:
         self._cg0 = self.cgroup.io_bytes(self.device) if self.cgroup else None
         self._refault0 = self.cgroup.refaults() if self.cgroup else None
         self._psi0, self.psi_scope = self._psi()
-        self._prev_psi = (time.time(), self._psi0)
+        self._last_psi = self._psi0
         self._thread.start()
 
     def stop(self) -> None:
@@ -165,9 +167,7 @@ class Sampler:
 
     def pressure_totals(self) -> dict[str, float]:
         """Stall seconds since the run started, per PSI key ({'io_some_s': ...})."""
-        if self._prev_psi is None:
-            return {}
-        cur = self._prev_psi[1]
+        cur = self._last_psi
         return {f"{k}_s": round((cur[k] - self._psi0[k]) / 1e6, 3) for k in PSI_KEYS if k in cur and k in self._psi0}
 
     def _heap(self) -> hsperf.HeapCounters | None:
@@ -223,6 +223,7 @@ class Sampler:
             if self._prev_psi is not None:
                 row.update(psi_percentages(self._prev_psi[1], psi, now - self._prev_psi[0]))
             self._prev_psi = (now, psi)
+            self._last_psi = psi
         cpu = self._cpu()
         if cpu is not None and self._prev_cpu is not None:
             row.update({k: round(v, 2) for k, v in cpu_percentages(self._prev_cpu, cpu).items()})

@@ -83,6 +83,11 @@ def test_page_cache_capped_by_budget_and_cgroup_removed(jdk, tmp_path):
     if cg["io_dir"]:
         assert not Path(cg["io_dir"]).exists()
     assert [p["name"] for p in s["phases"]][-2:] == ["read0", "read1"]
+    # The second pass re-reads pages the budget evicted: the run's own refaults and I/O stall.
+    assert s["refault_file"] is not None and s["refault_file"] > 10_000
+    assert s["psi_scope"] in ("cgroup", "system") and s["psi_io_some_s"] > 0
+    assert any(r["io_some_pct"] for r in samples if r.get("io_some_pct") is not None)
+    assert s["unbudgeted"] is False and s["decisions_source"] == "gc.log"
     assert s["gc_pauses"] >= 1 and (run_dir / "gc.log").exists()
     for name in ("samples.csv", "gc.log", "stdout.log", "stderr.log", "summary.json", "config.json"):
         assert (run_dir / name).exists()
