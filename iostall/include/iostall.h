@@ -4,9 +4,10 @@
  *
  * Time a registered thread spends switched out in uninterruptible sleep (D
  * state), accumulated per thread and in total. The JVM dlopen()s this library
- * only when -XX:+UseFlexHeap is on, registers each Java mutator's kernel tid
- * at thread start and unregisters it at exit, and reads the monotonic total at
- * every GC. All calls are thread safe and never block on I/O.
+ * only when -XX:+UseFlexHeap is on, registers each Java mutator's tid (as
+ * gettid() returns it, also inside a container's pid namespace) at thread
+ * start and unregisters it at exit, and reads the monotonic total at every
+ * GC. All calls are thread safe and never block on I/O.
  */
 #ifndef IOSTALL_H
 #define IOSTALL_H
@@ -47,7 +48,11 @@ void iostall_close(struct iostall *st);
 const char *iostall_backend_name(const struct iostall *st);
 enum iostall_backend iostall_backend(const struct iostall *st);
 
-/* Start/stop tracking a kernel thread id. 0 on success, -errno on failure. */
+/*
+ * Start/stop tracking a thread id of the caller's pid namespace (gettid()).
+ * 0 on success, -errno on failure; -EXDEV (bpf, inside a pid namespace): the
+ * thread lives in a pid namespace nested in the caller's.
+ */
 int iostall_register(struct iostall *st, pid_t tid);
 int iostall_unregister(struct iostall *st, pid_t tid);
 
@@ -56,7 +61,9 @@ int64_t iostall_thread_ns(struct iostall *st, pid_t tid);
 
 /*
  * Stall ns accrued by all threads ever registered (unregistered threads'
- * time is kept), so it never decreases: callers take deltas.
+ * time is kept), so it never decreases: callers take deltas. No system call
+ * and no lock, whatever the number of threads: meant for a GC pause. The
+ * delayacct figure is as of its background refresh (every 100 ms).
  */
 uint64_t iostall_total_ns(struct iostall *st);
 
