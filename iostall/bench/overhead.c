@@ -17,7 +17,7 @@
  * without the stats clock reads.
  * Under load, prefer many short rounds: the minimum CPU per switch is the
  * figure least touched by other tasks on the CPU.
- *   overhead [seconds_per_run=1] [rounds=7] [cpu=last]
+ *   overhead [seconds_per_run=1] [rounds=7] [cpu=last, -1: unpinned]
  */
 #include <errno.h>
 #include <pthread.h>
@@ -68,6 +68,8 @@ static void pin(void)
 {
 	cpu_set_t set;
 
+	if (cpu < 0)
+		return;	/* unpinned: the threads may run on different CPUs */
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
@@ -272,8 +274,12 @@ int main(int argc, char **argv)
 			i, t_off[i], t_emp[i], t_untr[i], t_tr[i], c_off[i], c_emp[i],
 			c_untr[i], c_tr[i]);
 	}
-	printf("ping-pong on cpu %d, %d rounds x %.1f s, medians (2 context switches per round trip):\n",
-	       cpu, rounds, secs);
+	if (cpu >= 0)
+		printf("ping-pong on cpu %d, %d rounds x %.2f s, medians (2 context switches per round trip):\n",
+		       cpu, rounds, secs);
+	else
+		printf("ping-pong unpinned, %d rounds x %.2f s, medians (2 context switches per round trip):\n",
+		       rounds, secs);
 	print_mode("off", t_off, c_off, rounds, 0, 0, 0);
 	{
 		/* median() sorts, so c_off[0] is the minimum afterwards. */
