@@ -3,8 +3,9 @@
  * delayacct backend: per-thread blkio delay from kernel delay accounting
  * (taskstats over netlink, else /proc/<tid>/stat field 42). Counters are
  * cumulative per thread, so each registered thread keeps a baseline taken at
- * registration and its last read value; an exited thread's last value moves
- * into `retired` so the total never decreases.
+ * registration and its last read value. The running total only ever grows
+ * by what a refresh saw a counter gain, so when an exited thread is dropped
+ * its time stays in it.
  *
  * Reading N threads costs N netlink round trips, so the reads happen off the
  * caller's path: a background thread refreshes every registered thread each
@@ -41,8 +42,7 @@ struct da_priv {
 	struct taskstats_conn ts;	/* fd < 0: use /proc */
 	struct da_thread *bucket[NBUCKETS];
 	int count;
-	uint64_t retired;
-	/* retired + sum of (last - base): only grows, read without the lock */
+	/* sum over threads ever registered of (last - base): read without the lock */
 	uint64_t total;
 	/* the refresher */
 	pthread_t thread;
@@ -83,12 +83,11 @@ static struct da_thread **find(struct da_priv *p, pid_t tid)
 	return pp;
 }
 
-/* Retire and free *pp, keeping its last known delay in the total. */
+/* Drop *pp; its last known delay is already in the total. */
 static void retire(struct da_priv *p, struct da_thread **pp)
 {
 	struct da_thread *t = *pp;
 
-	p->retired += t->last - t->base;
 	*pp = t->next;
 	free(t);
 	p->count--;
