@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import json
 import os
+import pwd
 import shutil
 import socket
+import stat
 import subprocess
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -29,11 +32,11 @@ from .run import phase_record
 PRESETS: dict[str, dict[str, Any]] = {
     # docs ~1.6 KB each on disk as NDJSON
     "smoke": dict(docs_a=3000, docs_b=1000, search_s=5, warmup_s=1, bulk_clients=1, search_clients=1,
-                  bulk_size=250, seed=42),
+                  bulk_size=250, seed=42, phases="ingest+search", settings=""),
     "small": dict(docs_a=300_000, docs_b=100_000, search_s=30, warmup_s=5, bulk_clients=2, search_clients=2,
-                  bulk_size=500, seed=42),
+                  bulk_size=500, seed=42, phases="ingest+ingest-search+search", settings=""),
     "medium": dict(docs_a=1_200_000, docs_b=300_000, search_s=60, warmup_s=10, bulk_clients=2,
-                   search_clients=2, bulk_size=500, seed=42),
+                   search_clients=2, bulk_size=500, seed=42, phases="ingest+ingest-search+search", settings=""),
 }
 PHASES = ("ingest", "ingest-search", "search")
 MAIN_CLASS = "org.opensearch.bootstrap.OpenSearch"
@@ -41,6 +44,21 @@ MAIN_CLASS = "org.opensearch.bootstrap.OpenSearch"
 
 def workload_dir() -> Path:
     return repo_root() / "services" / "opensearch" / "workload"
+
+
+def user_can_traverse(path: Path, user: pwd.struct_passwd) -> bool:
+    """Whether `user` can reach path (x permission on it and every ancestor)."""
+    for p in [path.resolve(), *path.resolve().parents]:
+        st = p.stat()
+        if st.st_uid == user.pw_uid:
+            ok = st.st_mode & stat.S_IXUSR
+        elif st.st_gid == user.pw_gid:
+            ok = st.st_mode & stat.S_IXGRP
+        else:
+            ok = st.st_mode & stat.S_IXOTH
+        if not ok:
+            return False
+    return True
 
 
 def free_port() -> int:
@@ -91,6 +109,10 @@ class OpenSearch(Service):
             raise ValueError(f"unknown opensearch preset {preset!r}; choose from {', '.join(PRESETS)}")
         self.params = parse_options(opts, PRESETS[preset])
         p = self.params
+        self.phases = [x for x in str(p["phases"]).split("+") if x]
+        bad = [x for x in self.phases if x not in PHASES]
+        if bad or not self.phases or self.phases[0] != "ingest":
+            raise ValueError(f"phases must start with ingest and name only {'+'.join(PHASES)}: {p['phases']!r}")
         self.data_root = cache_dir() / "data" / f"opensearch-{p['docs_a']}-{p['docs_b']}-{p['seed']}"
         self.osb_home = self.data_root / "osb-home"
         self.dist: Path | None = None
@@ -98,6 +120,7 @@ class OpenSearch(Service):
         self.port = 0
         self.node: Path | None = None
         self.server: subprocess.Popen[bytes] | None = None
+        self.private_node: Path | None = None
 
     # ------------------------------------------------------------------ outside the run
 
@@ -140,10 +163,24 @@ class OpenSearch(Service):
         assert self.dist is not None
         user = ensure_user()
         node = ctx.run_dir / "node"
-        if node.exists():
+        if node.is_symlink():
+            node.unlink()
+        elif node.exists():
             shutil.rmtree(node)
-        node.mkdir()
+        self.private_node = None
+        flags = list(ctx.jvm_flags)
+        if user_can_traverse(ctx.run_dir, user):
+            node.mkdir()
+        else:
+            # The run folder is private (e.g. under a 0700 /tmp/pytest-of-root): the node lives
+            # in /var/tmp and the run folder links to it; gc.log is copied back at stop.
+            self.private_node = Path(tempfile.mkdtemp(prefix="flexheap-node-", dir="/var/tmp"))
+            os.chmod(self.private_node, 0o755)
+            node.symlink_to(self.private_node)
+            flags = [f.replace(f"file={ctx.run_dir / 'gc.log'}:", f"file={self.private_node / 'gc.log'}:")
+                     for f in flags]
         self.node = node
+        node = self.private_node or node  # the real path: the service user may not pass the run folder
         home = node / "opensearch"
         # Hard links: no copy of 130 MB per run, and readable by the service user even when
         # the cache is under a private home directory.
@@ -164,11 +201,13 @@ class OpenSearch(Service):
             f"http.port: {self.port}",
             f"transport.port: {free_port()}",
             "discovery.type: single-node",
+            # extra node settings: settings=key:value+key:value
+            *(": ".join(kv.split(":", 1)) for kv in str(self.params["settings"]).split("+") if kv),
             "",
         ]))
         xms = initial_heap(ctx.budget, ctx.max_heap)
-        (conf / "jvm.options.d" / "flexheap.options").write_text(jvm_options_file(ctx.jvm_flags, xms))
-        gc_log = ctx.run_dir / "gc.log"
+        (conf / "jvm.options.d" / "flexheap.options").write_text(jvm_options_file(flags, xms))
+        gc_log = (self.private_node or ctx.run_dir) / "gc.log"
         gc_log.touch()
         for path in (conf, node / "data", node / "logs", node / "tmp", home / "logs"):
             chown_tree(path, user)
@@ -235,7 +274,7 @@ class OpenSearch(Service):
         phases: list[dict[str, Any]] = []
         osb_runs: dict[str, Any] = {}
         ok, error = True, None
-        for phase in PHASES:
+        for phase in self.phases:
             run_id = str(uuid.uuid4())
             argv = [str(self.osb / "bin" / "opensearch-benchmark"), "run", "--pipeline=benchmark-only",
                     f"--target-hosts=127.0.0.1:{self.port}", f"--workload-path={workload_dir()}",
@@ -301,3 +340,11 @@ class OpenSearch(Service):
                 shutil.copytree(logs, ctx.run_dir / "opensearch-logs", dirs_exist_ok=True)
             for d in ("data", "opensearch", "tmp"):
                 shutil.rmtree(self.node / d, ignore_errors=True)
+        if self.private_node is not None:
+            if (self.private_node / "gc.log").exists():
+                shutil.copy(self.private_node / "gc.log", ctx.run_dir / "gc.log")
+            if (self.private_node / "config").exists():
+                self.node.unlink()
+                shutil.copytree(self.private_node / "config", self.node / "config")
+            shutil.rmtree(self.private_node, ignore_errors=True)
+            self.private_node = None

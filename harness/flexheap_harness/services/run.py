@@ -15,6 +15,7 @@ from typing import Any, Callable
 from .. import runner
 from ..cgroups import CgroupSupport, RunCgroup, detect
 from ..devices import block_device_of
+from ..integrity import NotEnforced, enforcement_problems, refusal_message
 from ..policies import jvm_flags, max_heap_bytes
 from ..sampling import Sampler
 from ..sizes import format_size
@@ -32,8 +33,14 @@ def run_service_once(cfg: "runner.RunConfig", service: Service, log: Callable[[s
     warnings: list[str] = []
     summary: dict[str, Any] = {
         "label": cfg.label or cfg.policy.name, "policy": cfg.policy.name, "budget": cfg.budget,
-        "device": cfg.device.name, "workload": service.name, "ok": False, "error": None,
+        "device": cfg.device.name, "workload": service.name, "ok": False, "error": None, "unbudgeted": False,
     }
+
+    def refuse(problems: list[str]) -> None:
+        """Budget or device profile not in force and not --unbudgeted: measure nothing (as runner)."""
+        summary["error"] = refusal_message(problems)
+        runner._write_json(rd / "summary.json", summary)
+        raise NotEnforced(summary["error"])
 
     def fail(msg: str) -> dict[str, Any]:
         summary["error"] = msg
@@ -59,10 +66,9 @@ def run_service_once(cfg: "runner.RunConfig", service: Service, log: Callable[[s
         device = block_device_of(data_dir)
     except OSError as e:
         warnings.append(f"cannot stat {data_dir}: {e}")
-    if cfg.device.throttled and (device is None or support.io is None):
-        warnings.append(f"device profile {cfg.device.name} NOT applied; running at host speed")
-    if cfg.budget is not None and support.memory is None:
-        warnings.append(f"budget {format_size(cfg.budget)} NOT enforced; -Xmx still follows it")
+    not_enforced = enforcement_problems(support, cfg.budget, cfg.device, device, data_dir)
+    if not_enforced and not cfg.unbudgeted:
+        refuse(not_enforced)
 
     config: dict[str, Any] = {
         "label": summary["label"], "policy": asdict(cfg.policy), "budget": cfg.budget,
@@ -83,8 +89,17 @@ def run_service_once(cfg: "runner.RunConfig", service: Service, log: Callable[[s
         try:
             cgroup.create()
         except OSError as e:
-            warnings.append(f"cannot create cgroup ({e}); running unbudgeted")
+            not_enforced.append(f"cannot create the run's cgroup ({e})")
             cgroup = None
+        if cgroup is not None:
+            not_enforced += cgroup.verify()
+        if not_enforced and not cfg.unbudgeted:
+            if cgroup is not None:
+                cgroup.remove()
+            refuse(not_enforced)
+    summary["unbudgeted"] = bool(not_enforced)
+    summary["unbudgeted_reasons"] = not_enforced
+    config["unbudgeted"] = bool(not_enforced)
     config["cgroup"] = cgroup.describe() if cgroup else None
     config["warnings"] = warnings
     runner._write_json(rd / "config.json", config)

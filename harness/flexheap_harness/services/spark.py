@@ -1,0 +1,154 @@
+"""Spark SQL (the pyspark wheel's Spark) with `spark-submit --master local[2]`.
+
+The data is a generated star schema in Parquet (services/spark/sqlbench.py generate; not
+TPC-DS: see the README's "Real services"), made once per scale outside any run. Per run the
+driver JVM (the only JVM in local mode) starts inside the run cgroup; the heap policy goes
+into Spark's own configuration: -Xmx as spark.driver.memory (Spark refuses -Xmx in java
+options), every other flag in spark.driver.extraJavaOptions. spark.memory.* stay at defaults.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from ..jdk import find_jdk, repo_root
+from .base import Context, Service, cache_dir, descendants, fetch, find_pid, parse_options, spawn, terminate
+from .run import phase_record
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "smoke": dict(scale=0.02, reps=1, seed=42, queries="scan-agg,cached,brand-rank"),
+    "small": dict(scale=1.0, reps=1, seed=42, queries="scan-agg,brand-rank,cached,big-spenders,yoy"),
+    "medium": dict(scale=4.0, reps=1, seed=42, queries="scan-agg,brand-rank,cached,big-spenders,yoy"),
+}
+MAIN_CLASS = "org.apache.spark.deploy.SparkSubmit"
+
+
+def job_script() -> Path:
+    return repo_root() / "services" / "spark" / "sqlbench.py"
+
+
+def split_heap_flags(flags: list[str]) -> tuple[str | None, list[str]]:
+    """(-Xmx value for spark.driver.memory, the other flags for extraJavaOptions)."""
+    xmx, rest = None, []
+    for f in flags:
+        if f.startswith("-Xmx"):
+            xmx = f[4:]
+        else:
+            rest.append(f)
+    return xmx, rest
+
+
+def submit_argv(venv: Path, conf: dict[str, str], app_args: list[str]) -> list[str]:
+    argv = [str(venv / "bin" / "spark-submit"), "--master", "local[2]"]
+    for k, v in conf.items():
+        argv += ["--conf", f"{k}={v}"]
+    return argv + [str(job_script()), *app_args]
+
+
+def base_conf(local_dir: Path) -> dict[str, str]:
+    return {
+        "spark.ui.enabled": "false",
+        "spark.local.dir": str(local_dir),
+        "spark.sql.adaptive.enabled": "true",
+        "spark.driver.maxResultSize": "0",
+    }
+
+
+class SparkSql(Service):
+    kind = "spark"
+
+    def __init__(self, preset: str, opts: str) -> None:
+        super().__init__(preset, opts)
+        if preset not in PRESETS:
+            raise ValueError(f"unknown spark preset {preset!r}; choose from {', '.join(PRESETS)}")
+        self.params = parse_options(opts, PRESETS[preset])
+        p = self.params
+        self.data_root = cache_dir() / "data" / f"spark-{p['scale']:g}-{p['seed']}"
+        self.venv: Path | None = None
+        self.job: Any = None
+
+    def _env(self, java_home: Path) -> dict[str, str]:
+        assert self.venv is not None
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("SPARK_", "PYSPARK_"))}
+        env.update(JAVA_HOME=str(java_home), PYSPARK_PYTHON=str(self.venv / "bin" / "python"),
+                   PYSPARK_DRIVER_PYTHON=str(self.venv / "bin" / "python"), SPARK_LOCAL_IP="127.0.0.1",
+                   PATH=f"{self.venv / 'bin'}:{env.get('PATH', '/usr/bin:/bin')}")
+        return env
+
+    def prepare(self, log: Callable[[str], None]) -> None:
+        self.venv = fetch("spark", log)
+        done = self.data_root / "_flexheap_done"
+        if done.exists():
+            return
+        jdk, _ = find_jdk(None)
+        if jdk is None:
+            raise RuntimeError("no JDK to generate the Spark data with")
+        self.data_root.mkdir(parents=True, exist_ok=True)
+        log(f"  generating Spark star schema at scale {self.params['scale']:g} in {self.data_root}")
+        t = time.time()
+        local = self.data_root / ".tmp"
+        local.mkdir(exist_ok=True)
+        conf = base_conf(local) | {"spark.driver.memory": "3g"}
+        argv = submit_argv(self.venv, conf, ["generate", "--data", str(self.data_root),
+                                             "--scale", str(self.params["scale"]), "--seed", str(self.params["seed"])])
+        proc = subprocess.run(argv, env=self._env(jdk.home), capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise RuntimeError(f"Spark data generation failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
+        done.write_text(json.dumps({"generate_s": round(time.time() - t, 1), "scale": self.params["scale"]}))
+
+    def data_bytes(self) -> int:
+        return sum(f.stat().st_size for f in self.data_root.rglob("*.parquet"))
+
+    def data_dir(self) -> Path:
+        return self.data_root
+
+    def start(self, ctx: Context) -> None:
+        xmx, rest = split_heap_flags(ctx.jvm_flags)
+        local = ctx.run_dir / "spark-local"
+        local.mkdir(exist_ok=True)
+        conf = base_conf(local)
+        if xmx:
+            conf["spark.driver.memory"] = xmx
+        conf["spark.driver.extraJavaOptions"] = " ".join(shlex.quote(f) for f in rest)
+        self.result_path = ctx.run_dir / "sqlbench.json"
+        argv = submit_argv(self.venv, conf, ["run", "--data", str(self.data_root), "--out", str(self.result_path),
+                                             "--queries", self.params["queries"], "--reps", str(self.params["reps"])])
+        (ctx.run_dir / "spark-submit.argv").write_text(shlex.join(argv) + "\n")
+        ctx.log(f"    spark-submit local[2], spark.driver.memory={xmx}, extraJavaOptions: {' '.join(rest)}")
+        self.job = spawn(ctx, argv, "spark", env=self._env(ctx.jdk.home))
+
+    def main_pid(self, ctx: Context) -> int | None:
+        if self.job is None:
+            return None
+        pids = ctx.cgroup.pids() if ctx.cgroup else descendants(self.job.pid)
+        return find_pid(pids, MAIN_CLASS)
+
+    def drive(self, ctx: Context) -> dict[str, Any]:
+        while self.job.poll() is None:
+            ctx.check_deadline()
+            time.sleep(0.5)
+        try:
+            res = json.loads(self.result_path.read_text())
+        except (OSError, ValueError):
+            return {"workload": self.name, "ok": False, "phases": [],
+                    "error": f"spark-submit exited {self.job.returncode} without a result (see spark.err)"}
+        phases = []
+        for p in res.get("phases", []):
+            rec = phase_record(p["name"], ctx.t0, p["start_epoch"], p["end_epoch"])
+            rec.update(rows=p.get("rows"), throughput_qps=p.get("throughput_qps"), unit="queries/s")
+            phases.append(rec)
+        ok = bool(res.get("ok")) and self.job.returncode == 0
+        return {"workload": self.name, "ok": ok,
+                "error": res.get("error") or (None if ok else f"spark-submit exited {self.job.returncode}"),
+                "phases": phases, "total_s": res.get("total_s"), "params": self.params,
+                "data_bytes": self.data_bytes()}
+
+    def stop(self, ctx: Context) -> None:
+        if self.job is not None:
+            terminate(self.job, 30)

@@ -1,0 +1,177 @@
+"""Smoke runs of the real services through the harness CLI, the way an operator would run them:
+a 1-node OpenSearch under opensearch-benchmark in a 1.5 GiB budget and a small Spark SQL job,
+both with -XX:+UseFlexHeap on the FlexHeap JDK; plus teardown on failure and on Ctrl-C, and
+the README's recipe checked against what the runs used.
+
+Skipped only when an artifact cannot be fetched (services/fetch.sh exit 3)."""
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from flexheap_harness.services import ServiceUnavailable, parse_workload
+
+REPO = Path(__file__).resolve().parents[2]
+JDK = Path(os.environ.get("FLEXHEAP_JDK") or REPO / "build" / "flexheap-jdk")
+README = REPO / "README.md"
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="needs root (cgroups, the service user, drop_caches)")
+
+
+def prepared(workload: str):
+    try:
+        s = parse_workload(workload)
+        s.prepare(print)
+        return s
+    except ServiceUnavailable as e:
+        pytest.skip(f"{workload}: artifact cannot be fetched: {e}")
+
+
+def harness(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "flexheap_harness", *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=REPO)
+
+
+def leftover_pids(needle: str) -> list[int]:
+    found = []
+    for d in os.listdir("/proc"):
+        if d.isdigit() and int(d) != os.getpid():
+            try:
+                if needle.encode() in Path(f"/proc/{d}/cmdline").read_bytes():
+                    found.append(int(d))
+            except OSError:
+                pass
+    return found
+
+
+def readme_section() -> str:
+    text = README.read_text()
+    m = re.search(r"^## Real services\n(.*?)(?=^## )", text, re.S | re.M)
+    assert m, "README.md has no '## Real services' section"
+    return m.group(1)
+
+
+def readme_block(tag: str) -> list[str]:
+    """Lines of the fenced block that follows the marker <!-- tag --> in the section."""
+    m = re.search(rf"<!-- {re.escape(tag)} -->\s*```\w*\n(.*?)```", readme_section(), re.S)
+    assert m, f"README 'Real services' has no block marked <!-- {tag} -->"
+    return [line.strip() for line in m.group(1).splitlines() if line.strip() and not line.startswith("#")]
+
+
+def option_key(opt: str) -> str:
+    """-Xms64m -> -Xms, -XX:+UseFlexHeap -> UseFlexHeap, -Xlog:...:file=x -> -Xlog."""
+    if opt.startswith(("-Xms", "-Xmx")):
+        return opt[:4]
+    if opt.startswith("-XX:"):
+        return re.split(r"[=]", opt[4:].lstrip("+-"))[0]
+    return opt.split(":")[0]
+
+
+@pytest.fixture(scope="module")
+def jdk() -> Path:
+    assert (JDK / "bin" / "java").exists(), f"the FlexHeap JDK is not built at {JDK} (bash jdk/build.sh)"
+    return JDK
+
+
+def test_opensearch_smoke_on_flexheap(tmp_path, jdk):
+    prepared("opensearch:smoke")
+    out = tmp_path / "os"
+    proc = harness("run", "--workload", "opensearch:smoke", "--policy", "flexheap", "--budget", "1536m",
+                   "--jdk", str(jdk), "--out", str(out))
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    s = json.loads((out / "summary.json").read_text())
+    assert s["ok"] and not s.get("unbudgeted") and s["cgroup_removed"]
+    phases = {p["name"]: p for p in s["phases"]}
+    assert phases["ingest"]["throughput_qps"] > 0 and phases["ingest"]["unit"] == "docs/s"
+    for q in ("search-term", "search-phrase", "search-topk", "search-agg"):
+        assert phases[q]["throughput_qps"] > 0 and phases[q]["p99_service_ms"] >= phases[q]["p50_service_ms"] > 0
+    wl = json.loads((out / "workload.json").read_text())
+    assert wl["index_docs"] == 4000 - 1000  # smoke ingests corpus a only
+    # The heap policy is in OpenSearch's own configuration, and it won over jvm.options.
+    opts = (out / "node" / "config" / "jvm.options.d" / "flexheap.options").read_text()
+    assert "-XX:+UseFlexHeap" in opts and "-XX:-AlwaysPreTouch" in opts
+    gc = (out / "gc.log").read_text()
+    assert "Heap Max Capacity: 1382M" in gc
+    initial = int(re.search(r"Heap Initial Capacity: (\d+)M", gc).group(1))
+    assert initial < 1024
+    decisions = [line for line in gc.splitlines() if "gc,flexheap" in line]
+    assert len(decisions) >= 3, "no FlexHeap decision lines in the node's GC log"
+    assert s["flexheap_decisions"] >= 3
+    assert s["samples"] > 10 and s["peak_heap_committed"] and s["peak_page_cache"]
+    # Stopped and cleaned up.
+    assert not leftover_pids("org.opensearch.bootstrap.OpenSearch")
+    assert not (out / "node" / "data").exists()
+    # The README recipe says what this run did.
+    for opt in readme_block("opensearch-jvm-options"):
+        assert any(option_key(opt) == option_key(o) for o in opts.splitlines()), opt
+    assert "OPENSEARCH_JAVA_HOME" in readme_section()
+
+
+def test_spark_smoke_on_flexheap(tmp_path, jdk):
+    prepared("spark:smoke")
+    out = tmp_path / "spark"
+    proc = harness("run", "--workload", "spark:smoke", "--policy", "flexheap", "--budget", "1g",
+                   "--jdk", str(jdk), "--out", str(out))
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    s = json.loads((out / "summary.json").read_text())
+    assert s["ok"] and not s.get("unbudgeted") and s["cgroup_removed"]
+    names = [p["name"] for p in s["phases"]]
+    assert names == ["scan-agg", "cache-build", "cached-cat-month", "cached-segment", "cached-price-bands",
+                     "cached-repeat", "brand-rank"]
+    assert all(p["duration_s"] > 0 and p["rows"] > 0 for p in s["phases"])
+    argv = (out / "spark-submit.argv").read_text()
+    assert "spark.driver.memory=921m" in argv and "-XX:+UseFlexHeap" in argv and "local[2]" in argv
+    assert "spark.memory." not in argv  # defaults
+    assert s["flexheap_decisions"] >= 3
+    assert not leftover_pids("org.apache.spark.deploy.SparkSubmit")
+    section = readme_section()
+    for conf in readme_block("spark-submit"):
+        for key in re.findall(r"(spark\.driver\.[A-Za-z]+)=", conf):
+            assert key in argv, key
+
+
+def test_a_failing_service_is_reported_and_cleaned_up(tmp_path, jdk):
+    prepared("opensearch:smoke")
+    out = tmp_path / "bad"
+    # A node setting OpenSearch rejects at start-up: the node exits before it is healthy.
+    proc = harness("run", "--workload", "opensearch:smoke,settings=no.such.setting:1", "--policy", "g1-90",
+                   "--budget", "1536m", "--jdk", str(jdk), "--out", str(out))
+    assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-2000:]
+    s = json.loads((out / "summary.json").read_text())
+    assert not s["ok"] and "exited" in s["error"]
+    assert "no.such.setting" in proc.stdout  # the node's own error is shown
+    assert s["cgroup_removed"]
+    assert not leftover_pids("org.opensearch.bootstrap.OpenSearch")
+
+
+def test_ctrl_c_stops_the_service_and_removes_the_cgroup(tmp_path, jdk):
+    prepared("spark:smoke")
+    out = tmp_path / "int"
+    p = subprocess.Popen([sys.executable, "-m", "flexheap_harness", "run", "--workload", "spark:smoke",
+                          "--policy", "g1-90", "--budget", "1g", "--jdk", str(jdk), "--out", str(out)],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO)
+    deadline = time.time() + 120
+    assert p.stdout is not None
+    for line in p.stdout:
+        if "spark-submit local[2]" in line:
+            break
+        assert time.time() < deadline
+    for _ in range(60):  # until the driver JVM runs
+        if leftover_pids("org.apache.spark.deploy.SparkSubmit"):
+            break
+        time.sleep(0.5)
+    assert leftover_pids("org.apache.spark.deploy.SparkSubmit"), "the driver never started"
+    p.send_signal(signal.SIGINT)
+    rest = p.communicate(timeout=90)[0]
+    assert p.returncode == 130, rest
+    assert not leftover_pids("org.apache.spark.deploy.SparkSubmit")
+    cfg = json.loads((out / "config.json").read_text())
+    for d in (cfg["cgroup"]["memory_dir"], cfg["cgroup"]["io_dir"]):
+        assert d is None or not Path(d).exists()

@@ -1,0 +1,148 @@
+"""Fast tests of the service plumbing: workload names, the heap options we write into the
+services' own configuration (checked by a real JVM), result parsing, the corpus, and the
+fetch script's checksum check."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from flexheap_harness.services import base, parse_workload
+from flexheap_harness.services.cli import phase_table
+from flexheap_harness.services.corpus import CorpusSpec, Generator, vocabulary, write_ndjson
+from flexheap_harness.services.opensearch import jvm_options_file, parse_test_run
+from flexheap_harness.services.spark import split_heap_flags
+
+HERE = Path(__file__).parent
+REPO = HERE.parents[1]
+STOCK_JAVA = Path("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java")
+
+
+def test_workload_names_presets_and_options():
+    s = parse_workload("opensearch:smoke,docs_a=5000,search_s=3")
+    assert s.kind == "opensearch" and s.params["docs_a"] == 5000 and s.params["search_s"] == 3
+    assert s.phases == ["ingest", "search"]
+    assert parse_workload("spark:small,scale=0.5").params["scale"] == 0.5
+    assert base.is_service_workload("spark:smoke") and not base.is_service_workload("M1")
+    with pytest.raises(ValueError, match="unknown opensearch preset"):
+        parse_workload("opensearch:huge")
+    with pytest.raises(ValueError, match="unknown option"):
+        parse_workload("spark:smoke,nodes=3")
+    with pytest.raises(ValueError, match="phases"):
+        parse_workload("opensearch:smoke,phases=search")
+
+
+def final_flags(java: Path, options: list[str]) -> dict[str, str]:
+    out = subprocess.run([str(java), *options, "-XX:+PrintFlagsFinal", "-version"],
+                         capture_output=True, text=True, check=True).stdout
+    flags = {}
+    for line in out.splitlines():
+        m = re.match(r"\s*\S+\s+(\w+)\s+:?=\s+(\S+)", line)
+        if m:
+            flags[m.group(1)] = m.group(2)
+    return flags
+
+
+@pytest.mark.skipif(not STOCK_JAVA.exists(), reason="needs Temurin 25 at /usr/lib/jvm/temurin-25-jdk-amd64")
+def test_jvm_options_d_overrides_the_shipped_fixed_heap():
+    """OpenSearch appends config/jvm.options.d/*.options after config/jvm.options; the JVM takes
+    the last -Xms/-Xmx: what we write must undo -Xms1g -Xmx1g and AlwaysPreTouch."""
+    shipped = ["-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch", "-XX:+UseG1GC"]
+    ours = [line for line in jvm_options_file(["-XX:+UseG1GC", "-Xmx1382m"], 24 << 20).splitlines()
+            if line and not line.startswith("#")]
+    flags = final_flags(STOCK_JAVA, shipped + ours)
+    assert int(flags["InitialHeapSize"]) == 24 << 20
+    assert int(flags["MaxHeapSize"]) == 1382 << 20
+    assert flags["AlwaysPreTouch"] == "false"
+    # And without our file the trap is real: nothing to resize.
+    stock = final_flags(STOCK_JAVA, shipped)
+    assert stock["InitialHeapSize"] == stock["MaxHeapSize"]
+
+
+def test_initial_heap_is_the_jvm_default_share_of_the_budget():
+    assert base.initial_heap(1536 << 20, 1382 << 20) == 24 << 20
+    assert base.initial_heap(256 << 20, 230 << 20) == 16 << 20  # floor
+    assert base.initial_heap(None, 8 << 20) == 8 << 20  # never above -Xmx
+
+
+def test_spark_heap_goes_to_driver_memory_and_the_rest_to_java_options():
+    xmx, rest = split_heap_flags(["-XX:+UseG1GC", "-Xmx921m", "-XX:+UseFlexHeap", "-Xlog:gc*:file=x"])
+    assert xmx == "921m"
+    assert rest == ["-XX:+UseG1GC", "-XX:+UseFlexHeap", "-Xlog:gc*:file=x"]
+
+
+def test_parse_opensearch_benchmark_results():
+    tasks = parse_test_run(HERE / "data" / "osb-test_run-search.json")
+    assert set(tasks) == {"search-term", "search-phrase", "search-topk", "search-agg"}
+    t = tasks["search-term"]
+    assert t["unit"] == "ops/s" and t["throughput"] == pytest.approx(45.694, rel=1e-3)
+    assert t["p50_service_ms"] == pytest.approx(27.31, rel=1e-3)
+    assert t["p99_service_ms"] == pytest.approx(108.33, rel=1e-3)
+    assert t["error_rate"] == 0
+
+
+def test_phase_table_takes_medians_per_policy_and_phase():
+    def run(policy, qps, p99, ok=True):
+        return {"policy": policy, "ok": ok, "total_s": 10, "read_bytes": 1 << 20, "gc_pause_ms": 5,
+                "phases": [{"name": "search-term", "unit": "ops/s", "throughput_qps": qps,
+                            "p50_service_ms": 1.0, "p99_service_ms": p99}]}
+    runs = [run("g1-90", 10, 50), run("g1-90", 30, 70), run("g1-90", 20, 60), run("flexheap", 40, 20),
+            run("flexheap", 1000, 1, ok=False)]
+    header, rows = phase_table(runs)
+    assert header[:5] == ["phase", "unit", "g1-90 throughput", "g1-90 p50 ms", "g1-90 p99 ms"]
+    term = rows[0]
+    assert term[0] == "search-term" and term[2] == "20.0" and term[4] == "60.0"
+    assert term[5] == "40.0" and term[7] == "20.0"  # the failed run is not counted
+
+
+def test_corpus_is_zipf_and_deterministic(tmp_path):
+    gen = Generator(CorpusSpec(docs=400, seed=1))
+    words = Counter(w for d in gen.documents(0, 400) for w in d["body"].split())
+    vocab = vocabulary(50_000)
+    f1, f10 = words[vocab[0]], words[vocab[9]]
+    assert 6 < f1 / f10 < 18  # 10^1.07 = 11.7
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    write_ndjson(a, CorpusSpec(docs=50, seed=3))
+    write_ndjson(b, CorpusSpec(docs=50, seed=3))
+    assert a.read_bytes() == b.read_bytes()
+    docs = [json.loads(line) for line in a.read_text().splitlines()]
+    assert len(docs) == 50 and set(docs[0]) == {"id", "title", "body", "category", "views", "rating", "timestamp"}
+
+
+def test_workload_json_in_the_repository_is_what_opensearch_benchmark_reads():
+    wl = REPO / "services" / "opensearch" / "workload"
+    procs = (wl / "test_procedures" / "default.json").read_text()
+    for phase in ("ingest", "ingest-search", "search"):
+        assert f'"name": "{phase}"' in procs
+    assert '"completed-by": "mixed-bulk"' in procs and '"name": "mixed-bulk"' in procs
+    ops = (wl / "operations" / "default.json").read_text()
+    for op in ("term", "phrase", "topk", "agg"):
+        assert f'"query-kind": "{op}"' in ops
+    assert "register_param_source" in (wl / "workload.py").read_text()
+
+
+def test_fetch_refuses_a_zip_whose_sha1_does_not_match(tmp_path):
+    """A corrupted download must not be unpacked: services/fetch.sh compares the zip with the
+    repository's .sha1 and fails."""
+    cached = base.cache_dir() / "downloads" / "opensearch-3.4.0.zip"
+    if not cached.exists():
+        pytest.skip("the OpenSearch zip has not been fetched (services/fetch.sh opensearch)")
+    dest = tmp_path / "services"
+    (dest / "downloads").mkdir(parents=True)
+    bad = dest / "downloads" / cached.name
+    shutil.copy(cached, bad)
+    with open(bad, "ab") as f:
+        f.write(b"tampered")
+    shutil.copy(str(cached) + ".sha1", str(bad) + ".sha1")
+    os.utime(bad, (2_000_000_000, 2_000_000_000))  # newer than the repository copy: maven keeps it
+    os.utime(str(bad) + ".sha1", (2_000_000_000, 2_000_000_000))
+    proc = subprocess.run(["bash", str(REPO / "services" / "fetch.sh"), "opensearch"], capture_output=True,
+                          text=True, env=dict(os.environ, FLEXHEAP_SERVICES=str(dest)))
+    assert proc.returncode == 1, proc.stderr
+    assert "sha1 mismatch" in proc.stderr
+    assert not (dest / "opensearch-3.4.0").exists()
