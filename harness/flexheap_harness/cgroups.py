@@ -19,8 +19,10 @@ import signal
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterable
 
-MOUNTS_FILE = "/proc/self/mounts"
+import psutil
+
 SELF_CGROUP_FILE = "/proc/self/cgroup"
 
 
@@ -120,14 +122,12 @@ def refault_file(stat: dict[str, int]) -> int | None:
     return None
 
 
-def parse_mounts(text: str) -> dict[str, str]:
-    """Map 'v2' and each v1 controller name to its mount point."""
+def parse_mounts(partitions: Iterable[tuple[str, str, str, str]]) -> dict[str, str]:
+    """Map 'v2' and each v1 controller name to its mount point, from
+    psutil.disk_partitions(all=True) entries (device, mountpoint, fstype, opts)."""
     mounts: dict[str, str] = {}
-    for line in text.splitlines():
-        parts = line.split()
-        if len(parts) < 4:
-            continue
-        _src, target, fstype, options = parts[:4]
+    for part in partitions:
+        _src, target, fstype, options = part[:4]
         if fstype == "cgroup2":
             mounts.setdefault("v2", target)
         elif fstype == "cgroup":
@@ -183,7 +183,7 @@ def detect(parent_override: str | None = None) -> CgroupSupport:
         )
         return sup
     try:
-        mounts = parse_mounts(_read(MOUNTS_FILE))
+        mounts = parse_mounts(psutil.disk_partitions(all=True))
         own = parse_self_cgroup(_read(SELF_CGROUP_FILE))
     except OSError as e:
         sup.problems.append(f"cannot read cgroup mounts: {e}")

@@ -21,6 +21,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+import psutil
+
 from .cgroups import IoLimit
 from .sizes import SizeError, parse_size
 
@@ -88,16 +90,14 @@ def _mount_source(path: str) -> str | None:
     best, source = "", None
     real = os.path.realpath(path)
     try:
-        with open("/proc/self/mountinfo") as f:
-            for line in f:
-                left, _, right = line.partition(" - ")
-                mount_point = left.split()[4]
-                src = right.split()[1] if len(right.split()) > 1 else ""
-                inside = real == mount_point or real.startswith(mount_point.rstrip("/") + "/")
-                if inside and len(mount_point) >= len(best) and src.startswith("/dev/"):
-                    best, source = mount_point, src
+        parts = psutil.disk_partitions(all=True)
     except OSError:
         return None
+    for part in parts:
+        mp = part.mountpoint
+        inside = real == mp or real.startswith(mp.rstrip("/") + "/")
+        if inside and len(mp) >= len(best) and part.device.startswith("/dev/"):
+            best, source = mp, part.device
     return source
 
 
@@ -136,16 +136,3 @@ def block_device_of(path: str | os.PathLike[str]) -> str | None:
             return None
         major, minor = os.major(rdev), os.minor(rdev)
     return whole_disk(f"{major}:{minor}")
-
-
-# ---------------------------------------------------------------- /proc/diskstats
-
-
-def parse_diskstats(text: str) -> dict[str, tuple[int, int]]:
-    """/proc/diskstats -> {'major:minor': (read_bytes, write_bytes)}; sectors are 512 B."""
-    out: dict[str, tuple[int, int]] = {}
-    for line in text.splitlines():
-        p = line.split()
-        if len(p) >= 10:
-            out[f"{p[0]}:{p[1]}"] = (int(p[5]) * 512, int(p[9]) * 512)
-    return out
