@@ -21,9 +21,13 @@ import statistics
 from pathlib import Path
 from typing import Any, Sequence
 
+import numpy as np
 from tabulate import tabulate
 
 from .integrity import UNBUDGETED
+from .stats import CONFIDENCE, NO_DIFFERENCE, SEED
+
+N_RESAMPLES = 4000
 
 STATIC_PREFIX = "static:"
 
@@ -136,6 +140,8 @@ def compute(summaries: Sequence[dict[str, Any]]) -> dict[str, Any]:
                 row[name + "_range"] = None
         rows.append(row)
 
+    _bootstrap(rows, ok, statics, order, policies)
+
     unbudgeted = sorted({str(r) for s in summaries if s.get("unbudgeted")
                          for r in (s.get("unbudgeted_reasons") or ["not enforced"])})
     return {
@@ -151,12 +157,53 @@ def compute(summaries: Sequence[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _pct(x: float | None, rng: Sequence[float] | None = None) -> str:
+def _bootstrap(rows: list[dict[str, Any]], ok: Sequence[dict[str, Any]], statics: Sequence[str],
+               order: Sequence[str], policies: Sequence[str]) -> None:
+    """95% percentile-bootstrap intervals of of_oracle and of_best_static: every policy's runs
+    (static caps included) are resampled with replacement, the oracle and the best cap are
+    recomputed from the resampled caps, the policy's median from its own (seeded)."""
+    rng = np.random.default_rng(SEED)
+    cap_phase: dict[str, np.ndarray] = {}  # cap -> B x phases medians
+    cap_mix: dict[str, np.ndarray] = {}  # cap -> B medians of mix time
+    for cap in statics:
+        runs = [s for s in ok if s["policy"] == cap]
+        times = [phase_times(s) for s in runs]
+        if not runs:
+            continue  # a cap that never completed is no candidate
+        if len(runs) < 2 or (order and not all(all(k in t for k in order) for t in times)):
+            return  # an interval needs >= 2 complete runs of every cap
+        idx = rng.integers(0, len(runs), size=(N_RESAMPLES, len(runs)))
+        if order:
+            m = np.array([[t[k] for k in order] for t in times])  # runs x phases
+            cap_phase[cap] = np.median(m[idx], axis=1)
+        mixes = np.array([mix_time(s) for s in runs], dtype=float)
+        cap_mix[cap] = np.median(mixes[idx], axis=1)
+    if not cap_mix:
+        return
+    best = np.min(np.stack(list(cap_mix.values())), axis=0)
+    oracle_b = np.sum(np.min(np.stack(list(cap_phase.values())), axis=0), axis=1) if cap_phase else best
+    lo_q, hi_q = 50 * (1 - CONFIDENCE), 100 - 50 * (1 - CONFIDENCE)
+    for row in rows:
+        runs = [s for s in ok if s["policy"] == row["policy"]]
+        mixes = np.array([t for t in (mix_time(s) for s in runs) if t is not None], dtype=float)
+        if len(mixes) < 2:
+            continue
+        med = np.median(mixes[rng.integers(0, len(mixes), size=(N_RESAMPLES, len(mixes)))], axis=1)
+        for name, ref in (("of_oracle", oracle_b), ("of_best_static", best)):
+            lo, hi = np.percentile(ref / med, [lo_q, hi_q])
+            row[name + "_ci"] = [float(lo), float(hi)]
+        ci = row["of_best_static_ci"]
+        row["vs_best_static"] = NO_DIFFERENCE if ci[0] <= 1.0 <= ci[1] else ("faster" if ci[0] > 1 else "slower")
+
+
+def _pct(x: float | None, rng: Sequence[float] | None = None, ci: Sequence[float] | None = None) -> str:
     if x is None:
         return "-"
     text = f"{100 * x:.0f}%"
     if rng and abs(rng[1] - rng[0]) > 1e-9:
         text += f" [{100 * rng[0]:.0f}..{100 * rng[1]:.0f}]"
+    if ci:
+        text += f" (CI {100 * ci[0]:.0f}-{100 * ci[1]:.0f}%)"
     return text
 
 
@@ -172,9 +219,11 @@ def render(report: dict[str, Any], fmt: str = "simple") -> str:
                      + "; ".join(report["unbudgeted"]))
     rows = [[r["policy"] + tag,
              _s(r["mix_s"]) + (f" [{_s(r['min_s'])}..{_s(r['max_s'])}]" if r["n"] > 1 else ""),
-             _pct(r["of_oracle"], r["of_oracle_range"]),
-             _pct(r["of_best_static"], r["of_best_static_range"])] for r in report["policies"]]
-    lines.append(tabulate(rows, headers=["policy", "mix time [s]", "of per-phase oracle", "of best static cap"],
+             _pct(r["of_oracle"], r["of_oracle_range"], r.get("of_oracle_ci")),
+             _pct(r["of_best_static"], r["of_best_static_range"], r.get("of_best_static_ci")),
+             r.get("vs_best_static") or ""] for r in report["policies"]]
+    lines.append(tabulate(rows, headers=["policy", "mix time [s]", "of per-phase oracle", "of best static cap",
+                                         "vs best static"],
                           tablefmt=fmt, disable_numparse=True))
     if report["phases"]:
         policies = [r["policy"] for r in report["policies"]]
@@ -191,7 +240,8 @@ def render(report: dict[str, Any], fmt: str = "simple") -> str:
     lines.append(f"per-phase oracle {_s(report['oracle_s'])} s; best static cap {report['best_static'] or '-'} "
                  f"{_s(report['best_static_s'])} s" + (f" (oracle x{gain:.2f} its throughput)" if gain else "")
                  + ". Fractions = reference time / policy time over median mix times (sum of phase times), "
-                   "[min..max] over repetitions.")
+                   f"[min..max] over repetitions, {int(100 * CONFIDENCE)}% bootstrap CI (all runs resampled); "
+                   f"'{NO_DIFFERENCE}' = the CI of the fraction of the best static cap spans 100%.")
     return "\n".join(lines)
 
 

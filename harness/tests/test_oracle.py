@@ -47,6 +47,11 @@ def test_per_phase_oracle_sums_the_best_phase_times(sweep):
     assert fh["of_best_static"] == pytest.approx(38 / 32)
     assert fh["of_oracle_range"] == pytest.approx([28 / 33, 28 / 31])
     assert rows["static:512m"]["n"] == 0 and rows["static:512m"]["of_oracle"] is None
+    # Bootstrap: resampled oracles are 27, 28 or 29 s, flexheap's medians 31, 32 or 33 s; each extreme
+    # pair has probability (7/27)^2 > 2.5 %, so the 95% interval is exactly [27/33, 29/31].
+    assert fh["of_oracle_ci"] == pytest.approx([27 / 33, 29 / 31])
+    assert fh["of_best_static_ci"] == pytest.approx([37 / 33, 39 / 31]) and fh["vs_best_static"] == "faster"
+    assert rows["static:1024m"]["vs_best_static"] == "no difference"
 
 
 def test_repeated_phase_names_are_separate_phases(tmp_path):
@@ -69,7 +74,7 @@ def test_without_phases_the_oracle_is_the_best_static_cap(tmp_path):
 def test_oracle_command_writes_json_and_table(sweep, capsys):
     assert cli.main(["oracle", str(sweep)]) == 0
     out = capsys.readouterr().out
-    assert "of per-phase oracle" in out and "88% [85..90]" in out and "sum (per-phase oracle)" in out
+    assert "of per-phase oracle" in out and "88% [85..90] (CI 82-94%)" in out and "sum (per-phase oracle)" in out
     data = json.loads((sweep / "oracle.json").read_text())
     assert data["oracle_s"] == 28
     assert "| policy" in (sweep / "oracle.md").read_text()
