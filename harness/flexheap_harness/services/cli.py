@@ -67,6 +67,8 @@ def phase_table(runs: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]
                 t.setdefault(key, []).append(float(s[key]))
         for p in s.get("phases", []):
             name = p.get("name")
+            if not isinstance(p.get("throughput_qps"), (int, float)):
+                continue  # a span-only record (an opensearch-benchmark phase's start and end)
             if name not in phases:
                 phases.append(name)
             if p.get("unit"):
