@@ -150,6 +150,7 @@ def run_demo(args: argparse.Namespace) -> int:
     from .compare import render_policy_rows
 
     out = args.out or _default_out("demo")
+    args.requested_jdk = args.jdk  # for the reproduce commands (args.jdk is filled in below)
     logs = out / "build-logs"
     # Refuse before building anything when the budget or device profile could not be enforced.
     problems = _enforcement_problems(args)
@@ -209,6 +210,10 @@ def reproduce_command(args: argparse.Namespace, policies: list[str]) -> str:
            "--workload", args.workload, "--seed", str(args.seed), "--index-size-mb", str(args.index_size_mb)]
     if args.index != DEFAULT_INDEX:
         cmd += ["--index", str(args.index)]
+    if getattr(args, "requested_jdk", None):
+        cmd += ["--jdk", str(args.requested_jdk)]
+    if args.timeout != 900:
+        cmd += ["--timeout", f"{args.timeout:g}"]
     if args.jvm_flags:
         cmd.append("--jvm-flags=" + shlex.quote(args.jvm_flags))
     if args.unbudgeted:
@@ -221,6 +226,8 @@ def full_results_command(args: argparse.Namespace, policies: list[str], index_by
     cmd = ["./flexheap", "harness", "compare", "--policies", _policy_arg(policies), "--baseline", args.baseline,
            "--reps", str(max(3, args.reps)), "--budget", args.budget, "--index", str(args.index),
            "--workload", args.workload, "--scale", "1", "--device", args.device, "--seed", str(args.seed)]
+    if getattr(args, "requested_jdk", None):
+        cmd += ["--jdk", str(args.requested_jdk)]
     if args.jvm_flags:
         cmd.append("--jvm-flags=" + shlex.quote(args.jvm_flags))
     if args.unbudgeted:
