@@ -22,9 +22,10 @@
 
 /*
  * @test
- * @summary Inside a cgroup namespace (/proc/self/cgroup reads "/", as in Docker and Kubernetes), FlexHeap's
- *          page cache (S_io) is the page cache of the JVM's own memory cgroup, found as HotSpot's container
- *          support finds it, not the host's /proc/meminfo. Needs root and unshare(1).
+ * @summary Inside a container's cgroup namespace (/proc/self/cgroup and the cgroup mount root read "/", as in
+ *          Docker and Kubernetes), FlexHeap's page cache (S_io) is the page cache of the JVM's own memory
+ *          cgroup, found as HotSpot's container support finds it, not the host's /proc/meminfo.
+ *          Needs root, unshare(1) and mount(8).
  * @library /lib
  * @build FlexHeapPhases
  * @run main/timeout=300 TestFlexHeapContainerPageCache
@@ -69,12 +70,18 @@ public class TestFlexHeapContainerPageCache {
             long limit = 768L << 20;
             Files.writeString(cg.resolve(key.equals("file") ? "memory.max" : "memory.limit_in_bytes"), "" + limit);
             String java = Paths.get(System.getProperty("test.jdk"), "bin", "java").toString();
-            // Enter the cgroup, then a new cgroup (and mount) namespace: inside, /proc/self/cgroup says "/".
-            String cmd = "echo $$ > " + cg.resolve("cgroup.procs") + " && exec unshare --cgroup " + java
+            // Enter the cgroup, then new cgroup and mount namespaces with the cgroup file system mounted
+            // afresh, as Docker and Kubernetes do: inside, /proc/self/cgroup says "/" and so does the mount root.
+            String remount = key.equals("file")
+                ? "umount -l /sys/fs/cgroup && mount -t cgroup2 none /sys/fs/cgroup"
+                : "umount /sys/fs/cgroup/memory && mount -t cgroup -o memory memory /sys/fs/cgroup/memory";
+            String cmd = "echo $$ > " + cg.resolve("cgroup.procs")
+                + " && exec unshare --cgroup --mount --propagation private sh -c '" + remount
+                + " && grep memory /proc/self/cgroup; exec " + java
                 + " -cp " + System.getProperty("test.classes")
                 + " -XX:+UseFlexHeap -Xmx256m -Xlog:gc+flexheap,os+container=debug -XX:FlexHeapIOStallBackend=none"
                 // a new file, written inside the cgroup: its page cache is charged to it
-                + " FlexHeapPhases 2 3 2 " + Paths.get("container-io.dat").toAbsolutePath() + " buffered 192";
+                + " FlexHeapPhases 2 3 2 " + Paths.get("container-io.dat").toAbsolutePath() + " buffered 192'";
             Files.deleteIfExists(Paths.get("container-io.dat"));
             Process p = new ProcessBuilder("sh", "-c", cmd).redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes());
