@@ -4,7 +4,9 @@
 #               Central (mvn dependency:copy), checked against the repository's .sha1, unpacked
 #   osb         opensearch-benchmark ($OSB_VERSION) from PyPI into its own venv
 #   spark       pyspark ($PYSPARK_VERSION, the whole Spark distribution) from PyPI into its own venv
-# Usage: services/fetch.sh [opensearch|osb|spark|all]...   (default: all)
+#   tpcds       duckdb + the duckdb-extension-tpcds wheel ($DUCKDB_VERSION; TPC-DS dsdgen and the 99
+#               queries, loaded from the wheel's file, never downloaded at run time) into its own venv
+# Usage: services/fetch.sh [opensearch|osb|spark|tpcds|all]...   (default: all)
 # Prints "NAME PATH" per service on stdout; progress goes to stderr. Exit 3 = cannot be fetched.
 # Location: $FLEXHEAP_SERVICES, else $FLEXHEAP_CACHE/services, else ~/.cache/flexheap/services.
 set -euo pipefail
@@ -12,6 +14,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 OPENSEARCH_VERSION="${OPENSEARCH_VERSION:-3.4.0}"
 OSB_VERSION="${OSB_VERSION:-2.4.0}"
 PYSPARK_VERSION="${PYSPARK_VERSION:-4.3.0}"
+DUCKDB_VERSION="${DUCKDB_VERSION:-1.5.5}"
 cache="${FLEXHEAP_CACHE:-$HOME/.cache/flexheap}"
 dest="${FLEXHEAP_SERVICES:-$cache/services}"
 python="${PYTHON:-python3}"
@@ -78,6 +81,13 @@ fetch_spark() {
   echo "spark $venv"
 }
 
+fetch_tpcds() {
+  local venv="$dest/tpcds-duckdb-$DUCKDB_VERSION"
+  log "duckdb $DUCKDB_VERSION + duckdb-extension-tpcds in $venv"
+  make_venv "$venv" "duckdb==$DUCKDB_VERSION" "duckdb-extension-tpcds==$DUCKDB_VERSION" || return $?
+  echo "tpcds $venv"
+}
+
 targets=("$@"); [[ ${#targets[@]} -gt 0 ]] || targets=(all)
 rc=0
 for t in "${targets[@]}"; do
@@ -85,7 +95,8 @@ for t in "${targets[@]}"; do
     opensearch) fetch_opensearch || rc=$? ;;
     osb) fetch_osb || rc=$? ;;
     spark) fetch_spark || rc=$? ;;
-    all) fetch_opensearch || rc=$?; fetch_osb || rc=$?; fetch_spark || rc=$? ;;
+    tpcds) fetch_tpcds || rc=$? ;;
+    all) fetch_opensearch || rc=$?; fetch_osb || rc=$?; fetch_spark || rc=$?; fetch_tpcds || rc=$? ;;
     *) log "unknown service $t"; exit 2 ;;
   esac
 done

@@ -174,15 +174,70 @@ def run(spark, data, out, names, reps):
     return 0 if ok else 1
 
 
+TPCDS_TABLES = ("call_center", "catalog_page", "catalog_returns", "catalog_sales", "customer", "customer_address",
+                "customer_demographics", "date_dim", "household_demographics", "income_band", "inventory", "item",
+                "promotion", "reason", "ship_mode", "store", "store_returns", "store_sales", "time_dim", "warehouse",
+                "web_page", "web_returns", "web_sales", "web_site")
+
+
+def run_tpcds(spark, data, out, names, reps, cache_tables, keep_going=False):
+    """TPC-DS queries (DuckDB's texts, run by Spark SQL) over dsdgen Parquet; the tables in
+    cache_tables are cache()d first (phase cache-<table>), so storage memory and page cache compete."""
+    for t in TPCDS_TABLES:
+        spark.read.parquet(f"{data}/{t}").createOrReplaceTempView(t)
+    phases = []
+    ok, error = True, None
+    failed = []
+    t_start = time.time()
+
+    def record(name, fn):
+        start = time.time()
+        print(f"FLEXHEAP-PHASE {name} start {int(start * 1000)}", file=sys.stderr, flush=True)
+        res = fn()
+        end = time.time()
+        rows = res if isinstance(res, int) else len(res)
+        print(f"FLEXHEAP-PHASE {name} end {int(end * 1000)} 1 {1 / max(end - start, 1e-9):.4f}",
+              file=sys.stderr, flush=True)
+        phases.append({"name": name, "start_epoch": start, "end_epoch": end, "duration_s": round(end - start, 3),
+                       "rows": rows, "throughput_qps": round(1 / max(end - start, 1e-9), 5)})
+
+    try:
+        for t in cache_tables:
+            spark.table(t).cache()
+            record(f"cache-{t}", lambda: spark.table(t).count())
+        for rep in range(reps):
+            sfx = f"#{rep + 1}" if reps > 1 else ""
+            for q in names:
+                with open(f"{data}/queries/{q}.sql") as f:
+                    text = f.read().strip().rstrip(";")
+                try:
+                    record(q + sfx, lambda: spark.sql(text).collect())
+                except Exception as e:
+                    if not keep_going:
+                        raise
+                    failed.append(q)
+                    print(f"{q} failed: {type(e).__name__}: {str(e)[:300]}", file=sys.stderr)
+    except Exception as e:
+        ok, error = False, f"{type(e).__name__}: {str(e)[:2000]}"
+        traceback.print_exc()
+    result = {"workload": "spark-tpcds", "ok": ok, "error": error, "phases": phases, "failed": failed,
+              "total_s": round(time.time() - t_start, 3)}
+    with open(out, "w") as f:
+        json.dump(result, f, indent=2)
+    return 0 if ok else 1
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("command", choices=["generate", "run"])
+    ap.add_argument("command", choices=["generate", "run", "tpcds"])
     ap.add_argument("--data", required=True)
     ap.add_argument("--scale", type=float, default=1.0)
     ap.add_argument("--seed", type=int, default=42)
     ap.add_argument("--out")
     ap.add_argument("--queries", default="scan-agg,brand-rank,cached,big-spenders,yoy")
     ap.add_argument("--reps", type=int, default=1)
+    ap.add_argument("--cache", default="", help="tpcds: tables to cache() first, '+'-separated")
+    ap.add_argument("--keep-going", action="store_true", help="tpcds: record failing queries and go on")
     args = ap.parse_args()
     spark = SparkSession.builder.appName(f"flexheap-sqlbench-{args.command}").getOrCreate()
     spark.sparkContext.setLogLevel("WARN")
@@ -191,6 +246,11 @@ def main():
             generate(spark, args.data, args.scale, args.seed)
             return 0
         names = [q.strip() for q in args.queries.split(",") if q.strip()]
+        if args.command == "tpcds":
+            if names == ["all"]:
+                names = [f"q{i:02d}" for i in range(1, 100)]
+            return run_tpcds(spark, args.data, args.out, names, args.reps,
+                             [t for t in args.cache.split("+") if t], args.keep_going)
         unknown = [q for q in names if q != "cached" and q not in QUERIES]
         if unknown:
             print(f"unknown queries {unknown}; known: {', '.join(QUERIES)}, cached", file=sys.stderr)
