@@ -146,3 +146,22 @@ def test_fetch_refuses_a_zip_whose_sha1_does_not_match(tmp_path):
     assert proc.returncode == 1, proc.stderr
     assert "sha1 mismatch" in proc.stderr
     assert not (dest / "opensearch-3.4.0").exists()
+
+
+def test_tpcds_generator_from_the_wheel_works_offline(tmp_path):
+    """dsdgen and the 99 query texts come from the duckdb-extension-tpcds wheel, not a download."""
+    try:
+        duck = base.fetch("tpcds", print)
+    except base.ServiceUnavailable as e:
+        pytest.skip(f"duckdb-extension-tpcds cannot be fetched: {e}")
+    proc = subprocess.run([str(duck / "bin" / "python"), str(REPO / "services" / "spark" / "tpcds_gen.py"),
+                           "--sf", "0.01", "--out", str(tmp_path)], capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, no_proxy="*", http_proxy="http://127.0.0.1:9", https_proxy="http://127.0.0.1:9"))
+    assert proc.returncode == 0, proc.stderr
+    tables = sorted(p.name for p in tmp_path.iterdir() if (p / "part-0.parquet").exists())
+    assert len(tables) == 24 and "store_sales" in tables
+    queries = sorted((tmp_path / "queries").glob("q*.sql"))
+    assert len(queries) == 99 and "store_sales" in (tmp_path / "queries" / "q03.sql").read_text()
+    with pytest.raises(ValueError, match="cannot parse"):
+        parse_workload("spark:tpcds,queries=q03+q16")
+    assert parse_workload("spark:tpcds,queries=q03+q07").params["queries"] == "q03,q07"

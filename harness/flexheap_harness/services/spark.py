@@ -78,6 +78,7 @@ class SparkSql(Service):
             raise ValueError(f"unknown spark preset {preset!r}; choose from {', '.join(PRESETS)}")
         self.params = parse_options(opts, PRESETS[preset])
         p = self.params
+        p["queries"] = str(p["queries"]).replace("+", ",")  # in workload names: queries=q03+q07
         self.tpcds = "sf" in p
         if self.tpcds:
             bad = [q for q in p["queries"].split(",") if q in TPCDS_SPARK_PARSE_ERRORS]
