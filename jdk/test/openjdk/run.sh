@@ -11,9 +11,8 @@
 #   -s gc        tier1_gc_2 (gc/ without g1, stress, epsilon, shenandoah); -XX:+UseG1GC makes jtreg
 #                skip the tests of other collectors, so what runs is the G1-relevant part
 #   -s ci        a fixed subset of a few minutes (ci-subset.txt)
-# Tests given as arguments replace the subset. The test native libraries are built
-# once in the configured build dir (make build-test-hotspot-jtreg-native, under
-# the build lock) and passed with -nativepath. Exit status: 0 iff nothing failed.
+# Tests given as arguments replace the subset. The test native libraries of gc/
+# are built (see below) and passed with -nativepath. Exit status: 0 iff nothing failed.
 # Environment: FLEXHEAP_JTREG_CONC (default 2), FLEXHEAP_OPENJDK_VMOPTS (extra VM options).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -55,16 +54,31 @@ if [ ${#tests[@]} -eq 0 ]; then
   esac
 fi
 
-# Test native libraries (libTestPeriodicCollectionJNI.so etc.), from the release
-# build dir; the lock keeps this make from running beside a jdk/build.sh make.
-native="$BUILD_DIR/support/test/hotspot/jtreg/native/lib"
-if [ ! -f "$native/.flexheap-built" ]; then
-  [ -f "$BUILD_DIR/spec.gmk" ] || die "no configured build in $BUILD_DIR (run jdk/build.sh first)"
-  log "building the hotspot jtreg test native libraries (log: $BUILD_DIR/build-test-native.log)"
-  (flock 9; nice -n 10 make -C "$BUILD_DIR" build-test-hotspot-jtreg-native LOG=warn) \
-    9>"$FLEXHEAP_CACHE/build.lock" > "$BUILD_DIR/build-test-native.log" 2>&1 \
-    || { tail -20 "$BUILD_DIR/build-test-native.log" >&2; die "building test native libraries failed"; }
-  touch "$native/.flexheap-built"
+# Test native libraries of gc/ (libTestPeriodicCollectionJNI, libTestJNIWeak,
+# libTestCSLocker): plain JNI sources, compiled here against the JDK's own
+# headers as OpenJDK's make does (build-test-hotspot-jtreg-native), without a
+# configured build dir or its lock. FLEXHEAP_OPENJDK_NATIVE=make builds all of
+# them with that make target in the release build dir instead (minutes).
+native="$FLEXHEAP_ROOT/build/openjdk-jtreg/native"
+if [ "${FLEXHEAP_OPENJDK_NATIVE:-gcc}" = make ]; then
+  native="$BUILD_DIR/support/test/hotspot/jtreg/native/lib"
+  if [ ! -f "$native/.flexheap-built" ]; then
+    [ -f "$BUILD_DIR/spec.gmk" ] || die "no configured build in $BUILD_DIR (run jdk/build.sh first)"
+    log "building the hotspot jtreg test native libraries (log: $BUILD_DIR/build-test-native.log)"
+    (flock 9; nice -n 10 make -C "$BUILD_DIR" build-test-hotspot-jtreg-native LOG=warn) \
+      9>"$FLEXHEAP_CACHE/build.lock" > "$BUILD_DIR/build-test-native.log" 2>&1 \
+      || { tail -20 "$BUILD_DIR/build-test-native.log" >&2; die "building test native libraries failed"; }
+    touch "$native/.flexheap-built"
+  fi
+else
+  mkdir -p "$native"
+  while read -r c; do
+    lib="$native/$(basename "${c%.*}").so"
+    [ "$lib" -nt "$c" ] && continue
+    cc=gcc; [[ $c == *.cpp ]] && cc=g++
+    $cc -O2 -fPIC -shared -I"$jdk/include" -I"$jdk/include/linux" -o "$lib" "$c" \
+      || die "cannot compile test native library $c"
+  done < <(find "$src/gc" \( -name 'lib*.c' -o -name 'lib*.cpp' \) -not -path '*/z/*' -not -path '*/shenandoah/*')
 fi
 
 jar=$("$FLEXHEAP_ROOT/jdk/fetch-jtreg.sh")
@@ -83,11 +97,11 @@ rc=$?
 set -e
 summary="$work/report/text/summary.txt"
 [ -f "$summary" ] || { tail -30 "$work/jtreg.out" >&2; die "jtreg produced no summary (exit $rc)"; }
-count() { grep -c " $1\." "$summary" || true; }
 passed=$(grep -c ' Passed\.' "$summary" || true)
 failed=$(grep -c ' Failed\.' "$summary" || true)
 errors=$(grep -c ' Error\.' "$summary" || true)
 skipped=$(grep -Ec ' (Passed\. Skipped|Skipped)' "$summary" || true)
 grep -E ' (Failed|Error)\.' "$summary" | sed 's/^/  FAIL /' || true
-echo "openjdk-tests config=$config subset=$subset: passed=$passed failed=$failed error=$errors (of them skipped: $skipped) in $((SECONDS - start))s  [report: $work/report]"
+echo "openjdk-tests config=$config subset=$subset: passed=$passed failed=$failed error=$errors (passed includes $skipped skipped) in $((SECONDS - start))s"
+echo "  jtreg: $(grep -m1 '^Test results:' "$work/jtreg.out" || echo '?')  [report: $work/report]"
 [ "$failed" -eq 0 ] && [ "$errors" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# FlexHeap's own jtreg tests on the fastdebug JVM (HotSpot's asserts on), with
+# heap verification before and after every GC in every JVM the tests start.
+# Usage: jdk/test/debug/run-jtreg-debug.sh [--no-verify] [tests...]
+#   default tests: jdk/test/jtreg/gc/g1/flexheap (ours) and gc/g1/flexheapstress
+# The verification flags reach the child JVMs the tests launch through
+# JAVA_TOOL_OPTIONS (jtreg -e), since our tests start their own child JVMs.
+set -euo pipefail
+. "$(dirname "$0")/../../common.sh"
+jdk="${FLEXHEAP_DEBUG_JDK:-$FLEXHEAP_ROOT/build/flexheap-jdk-fastdebug}"
+[ -x "$jdk/bin/java" ] || die "no fastdebug FlexHeap JDK at $jdk (FLEXHEAP_DEBUG_LEVEL=fastdebug jdk/build.sh)"
+"$jdk/bin/java" -version 2>&1 | grep -q fastdebug || die "$jdk is not a fastdebug JVM"
+verify="-XX:+UnlockDiagnosticVMOptions -XX:+VerifyBeforeGC -XX:+VerifyAfterGC"
+if [ "${1:-}" = --no-verify ]; then verify=""; shift; fi
+tests=("$@")
+[ ${#tests[@]} -gt 0 ] || tests=("$FLEXHEAP_ROOT/jdk/test/jtreg/gc/g1/flexheap" "$FLEXHEAP_ROOT/jdk/test/jtreg/gc/g1/flexheapstress")
+jar=$("$FLEXHEAP_ROOT/jdk/fetch-jtreg.sh")
+work="$FLEXHEAP_ROOT/build/jtreg-fastdebug"
+mkdir -p "$work"; rm -rf "$work/report"
+env_args=(); [ -z "$verify" ] || env_args=(-e:JAVA_TOOL_OPTIONS="$verify")
+log "jtreg on $jdk${verify:+ with $verify}"
+start=$SECONDS
+set +e
+nice -n "${FLEXHEAP_NICE:-10}" "$jdk/bin/java" -jar "$jar" -jdk:"$jdk" -conc:1 -agentvm -verbose:summary \
+  -timeoutFactor:"${FLEXHEAP_JTREG_TIMEOUT_FACTOR:-6}" "${env_args[@]}" \
+  -w:"$work/work" -r:"$work/report" "${tests[@]}"
+rc=$?
+set -e
+# A failed HotSpot assert leaves an hs_err file in the scratch directories.
+hs=$(find "$work/work" -name 'hs_err_pid*.log' -newer "$work" 2>/dev/null | head -5)
+if [ -n "$hs" ]; then
+  echo "hs_err files (asserts or crashes):"; for f in $hs; do echo "  $f: $(grep -m1 -E 'assert|guarantee|SIGSEGV|Internal Error' "$f")"; done
+  rc=1
+fi
+touch "$work"
+echo "jtreg-fastdebug: exit $rc in $((SECONDS - start))s"
+exit $rc
