@@ -40,11 +40,11 @@ def run_comparison(
     order = interleave(policies, reps)
     summaries: list[dict[str, Any]] = []
     started = time.time()
-    # rich.progress: a bar with the time estimate on a terminal (stdout lines print above it);
-    # the per-run log line repeats the estimate for logs piped to a file.
+    # rich.progress: on a terminal a bar with the time estimate under the log lines (rich prints
+    # them above it); piped to a file there is no bar and the per-run log line carries the estimate.
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-                  console=Console(stderr=True), transient=True) as progress:
+                  console=Console(), transient=True) as progress:
         task = progress.add_task("runs", total=len(order))
         for i, (rep, policy) in enumerate(order, 1):
             rd = out_dir / "runs" / run_dir_name(rep, policy)
@@ -84,7 +84,7 @@ def _fmt(value: float | None, unit: str) -> str:
         return "-"
     if unit == "B":
         return format_size(value)
-    if float(value).is_integer() and unit in ("", "ms"):
+    if float(value).is_integer() and unit in ("", "ms", "pages"):
         return f"{value:.0f}"
     if abs(value) >= 100:
         return f"{value:.0f}"

@@ -109,3 +109,31 @@ def test_crashed_run_is_failed_and_leftover_processes_are_killed(jdk, tmp_path):
     child = int((run_dir / "stdout.log").read_text().split()[1])
     assert not Path(f"/proc/{child}").exists() or "Z" in Path(f"/proc/{child}/stat").read_text().split()[2]
     assert s["cgroup_removed"] is True
+
+
+def test_flexheap_decisions_from_jfr_agree_with_the_gc_log(tmp_path):
+    from flexheap_harness import gclog
+    from flexheap_harness.jdk import flexheap_jdk_dir, supports_flexheap
+
+    home = flexheap_jdk_dir()
+    if not (home / "bin" / "java").exists() or not supports_flexheap(str(home)):
+        pytest.skip(f"no FlexHeap JDK at {home} (bash jdk/build.sh)")
+    from flexheap_harness.jdk import Jdk
+    jdk = Jdk(home, True)
+    classes = tmp_path / "classes"
+    _compile(jdk, DATA / "PhasedReader.java", classes)
+    run_dir = tmp_path / "run"
+    cfg = RunConfig(
+        policy=parse_policy("flexheap"), budget=BUDGET, device=parse_profile("host"), jdk=jdk,
+        program=["-cp", str(classes), "PhasedReader", str(tmp_path / "big.bin"), "400", "1", "1"],
+        data_dir=tmp_path, run_dir=run_dir, sample_interval_s=0.5, timeout_s=120, jfr=True,
+    )
+    s = run_once(cfg, log=lambda _m: None)
+    assert s["ok"], s.get("error")
+    assert s["decisions_source"] == "jfr", s.get("decisions_error")
+    from_log = gclog.parse_file(run_dir / "gc.log").decisions
+    assert s["flexheap_decisions"] > 0
+    # JFR may lose nothing, but the last decisions can land after the recording's final chunk: allow 1
+    assert abs(s["flexheap_decisions"] - len(from_log)) <= 1
+    header = (run_dir / "decisions.csv").read_text().splitlines()[0].split(",")
+    assert header[:2] == ["t", "gc_id"] and "action" in header and "committed" in header
