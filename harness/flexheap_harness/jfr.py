@@ -5,7 +5,9 @@ no other JFR event is on) into `<run>/flexheap.jfr`; decisions.csv and the decis
 counts in summary.json then come from the recording. It is opt-in because JFR itself
 costs startup time and some native memory inside the budget. Without a recording
 (the default, and always on stock JDKs) the gc+flexheap log lines are parsed
-instead (gclog.py), the fallback.
+instead (gclog.py), the fallback. JFR starts recording some 0.5 s after the JVM, so
+the GC log still supplies the decisions of the pauses before the recording began
+(runner.py merges them, marked source=gc.log in decisions.csv).
 """
 
 from __future__ import annotations

@@ -390,10 +390,20 @@ def _summarize(rd: Path, sampler: Sampler, t0: float, wall: float, jfr_tool: Pat
         except (OSError, ValueError, subprocess.TimeoutExpired) as e:
             out["decisions_error"] = f"cannot read {jfr.RECORDING}: {e}; decisions from gc.log"
     if decisions is not None:
-        out["decisions_source"] = "jfr"
+        # JFR starts recording some 0.5 s into the JVM's life: the GC log's decisions of the
+        # pauses before that (gc ids JFR never saw, earlier than its first event) fill the gap.
+        first = decisions[0].epoch_s - t0 if decisions else float("inf")
+        seen = {d.gc_id for d in decisions}
+        early = [d for d in gl.decisions if d.gc_id not in seen and d.uptime_s + (jvm_start - t0) <= first]
+        out["decisions_source"] = "jfr" + (f" (+{len(early)} before the recording from gc.log)" if early else "")
         out = {k: v for k, v in out.items() if not k.startswith("flexheap_")}
-        out.update(jfr.summary_counts(decisions))
-        _write_jfr_decisions(rd / "decisions.csv", decisions, t0)
+        counts = jfr.summary_counts(decisions)
+        for d in early:
+            key = f"flexheap_{d.action.lower() or 'unknown'}"
+            counts[key] = counts.get(key, 0) + 1
+        counts["flexheap_decisions"] += len(early)
+        out.update(counts)
+        _write_jfr_decisions(rd / "decisions.csv", decisions, t0, early, jvm_start - t0)
     else:
         out["decisions_source"] = "gc.log"
         _write_decisions(rd / "decisions.csv", gl, jvm_start - t0)
@@ -452,15 +462,20 @@ def _write_decisions(path: Path, gl: gclog.GcLog, offset: float) -> None:
             w.writerow([round(d.uptime_s + offset, 3), d.gc_id, *(d.fields.get(k, "") for k in keys)])
 
 
-def _write_jfr_decisions(path: Path, decisions: list[jfr.JfrDecision], t0: float) -> None:
+def _write_jfr_decisions(path: Path, decisions: list[jfr.JfrDecision], t0: float,
+                         early: list[gclog.Decision], offset: float) -> None:
+    """JFR's decisions, after the GC log's ones from before the recording started (their
+    own field names; the 'source' column says which)."""
     keys: list[str] = []
-    for d in decisions:
-        keys += [k for k in d.fields if k not in keys]
+    for fields in [d.fields for d in early] + [d.fields for d in decisions]:
+        keys += [k for k in fields if k not in keys]
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["t", "gc_id", *keys])
+        w.writerow(["t", "gc_id", "source", *keys])
+        for d in early:
+            w.writerow([round(d.uptime_s + offset, 3), d.gc_id, "gc.log", *(d.fields.get(k, "") for k in keys)])
         for d in decisions:
-            w.writerow([round(d.epoch_s - t0, 3), d.gc_id, *(d.fields.get(k, "") for k in keys)])
+            w.writerow([round(d.epoch_s - t0, 3), d.gc_id, "jfr", *(d.fields.get(k, "") for k in keys)])
 
 
 def _write_json(path: Path, data: Any) -> None:
