@@ -135,7 +135,12 @@ def run_once(cfg: RunConfig, log: Callable[[str], None] = say, support: CgroupSu
     JVM; KeyboardInterrupt propagates after cleanup."""
     if cfg.service is not None:
         from .services.run import run_service_once
-        return run_service_once(cfg, cfg.service, log, support)
+        result = run_service_once(cfg, cfg.service, log, support)
+        if cfg.unbudgeted and not result.get("unbudgeted"):
+            # The CLI's preflight found the budget / device unenforceable and --unbudgeted was given.
+            result["unbudgeted"] = True
+            result.setdefault("unbudgeted_reasons", ["--unbudgeted: the budget or device profile cannot be enforced"])
+        return result
     rd = cfg.run_dir
     rd.mkdir(parents=True, exist_ok=True)
     gc_log = rd / "gc.log"
