@@ -41,7 +41,7 @@ if [ "$level" != release ]; then
   # source overlay is applied, so a long debug compile does not hold up release
   # rebuilds; two debug builds of one level still wait for each other.
   exec 8>"$FLEXHEAP_CACHE/build-$level.lock"
-  flock 9 -u; flock 8
+  flock -u 9; flock 8
 fi
 export CCACHE_DIR="${CCACHE_DIR:-$FLEXHEAP_CACHE/ccache}"
 mkdir -p "$CCACHE_DIR"; ccache -M 8G >/dev/null
