@@ -166,7 +166,7 @@ if want flags-fixed-heap; then
 fi
 if want flags-ergonomic-serial; then
   # one CPU: ergonomics would pick Serial; UseFlexHeap must select G1 (or say once that it is off), never exit
-  t_run flags-ergonomic-serial -- -XX:ActiveProcessorCount=1 "${FH[@]}" -Xlog:gc+init "${W[@]}"
+  t_run flags-ergonomic-serial -- -XX:ActiveProcessorCount=1 "${FH[@]}" -Xlog:gc "${W[@]}"
   if grep -q "Using G1" "$T_OUT"; then t_expect_works flags-ergonomic-serial "Using G1"
   else t_expect_works flags-ergonomic-serial "FlexHeap"; fi
 fi
