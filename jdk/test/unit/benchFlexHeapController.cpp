@@ -12,9 +12,9 @@ static double now_ns() {
 }
 
 // A pseudo-random walk of costs and heap sizes, so every branch of the FSM runs.
-static double run(unsigned history, bool as_rate, long calls, unsigned long* checksum) {
+static double run(FlexHeapPolicyKind policy, unsigned history, bool as_rate, long calls, unsigned long* checksum) {
   const size_t mib = 1024 * 1024;
-  FlexHeapConfig cfg = { FlexHeapPolicyKind::Paper, 24.0, history, 0.2, 2.0, 20.0, 0, as_rate, 10 };
+  FlexHeapConfig cfg = { policy, 24.0, history, 0.2, 2.0, 20.0, 0, as_rate, 10, 0.0 };
   FlexHeapController c(cfg);
   enum { NumSamples = 1024 };
   static FlexHeapSample samples[NumSamples];
@@ -38,6 +38,10 @@ static double run(unsigned history, bool as_rate, long calls, unsigned long* che
     s.free_regions = (seed >> 10) % 200;
     s.eden_target_regions = 50;
     s.page_cache = (1000 + (seed >> 3) % 1000) * mib;
+    s.used_after = s.used / 2;
+    s.cache_signals = true;
+    s.read_bytes = (double)((seed >> 5) % 1000) * 4096.0;
+    s.refault_bytes = s.read_bytes * ((seed >> 7) % 10) / 20.0;
     samples[i] = s;
   }
   unsigned long sum = 0;
@@ -58,11 +62,14 @@ static double run(unsigned history, bool as_rate, long calls, unsigned long* che
 int main(int argc, char** argv) {
   long calls = argc > 1 ? atol(argv[1]) : 1000000;
   unsigned long checksum = 0;
+  // Balance (the default): a window of up to FlexHeapBalanceWindow::MaxLength intervals.
+  printf("decide(): %.1f ns/call over %ld calls (balance policy)\n",
+         run(FlexHeapPolicyKind::Balance, 10, true, calls, &checksum), calls);
   const unsigned histories[] = { 10, 100 };
   for (unsigned h : histories) {
     for (int rate = 1; rate >= 0; rate--) {
-      double ns = run(h, rate != 0, calls, &checksum);
-      printf("decide(): %.1f ns/call over %ld calls (history %u, %s)\n",
+      double ns = run(FlexHeapPolicyKind::Paper, h, rate != 0, calls, &checksum);
+      printf("decide(): %.1f ns/call over %ld calls (paper policy, history %u, %s)\n",
              ns, calls, h, rate ? "rates" : "per-interval means");
     }
   }

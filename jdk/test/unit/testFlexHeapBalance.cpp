@@ -30,7 +30,7 @@ static const size_t MiB = 1024 * 1024;
 // Window ----------------------------------------------------------------------
 
 TEST(FlexHeapBalanceWindow, RatesAndCoefficientsAreWallWeighted) {
-  FlexHeapBalanceWindow w(10);
+  FlexHeapBalanceWindow w(10.0);
   w.add(1.0, 0.1, 0.0, 100.0, 50.0, -1.0, -1.0);
   w.add(3.0, 0.1, 0.6, 300.0, 10.0, -1.0, -1.0);
   EXPECT_DOUBLE_EQ(4.0, w.wall());
@@ -41,7 +41,7 @@ TEST(FlexHeapBalanceWindow, RatesAndCoefficientsAreWallWeighted) {
 }
 
 TEST(FlexHeapBalanceWindow, OldestIntervalLeavesTheWindow) {
-  FlexHeapBalanceWindow w(2);
+  FlexHeapBalanceWindow w(2.0);
   w.add(1.0, 5.0, 0.0, 1.0, 1.0, -1.0, -1.0);
   w.add(1.0, 1.0, 0.0, 1.0, 1.0, -1.0, -1.0);
   w.add(1.0, 1.0, 0.0, 1.0, 1.0, -1.0, -1.0);
@@ -49,8 +49,42 @@ TEST(FlexHeapBalanceWindow, OldestIntervalLeavesTheWindow) {
   EXPECT_DOUBLE_EQ(1.0, w.gc_rate());
 }
 
+TEST(FlexHeapBalanceWindow, ALongIntervalPushesOutManyShortOnes) {
+  // A GC-heavy phase (GC every 0.1 s) then one 2.5 s I/O interval: the window
+  // of 2 s is that interval alone; the next short one still includes it.
+  FlexHeapBalanceWindow w(2.0);
+  for (int i = 0; i < 50; i++) {
+    w.add(0.1, 0.05, 0.0, 1.0, 1.0, -1.0, -1.0);
+  }
+  EXPECT_EQ(20u, w.count());
+  EXPECT_NEAR(0.5, w.gc_rate(), 1e-9);
+  w.add(2.5, 0.01, 2.0, 1.0, 1.0, -1.0, -1.0);
+  EXPECT_EQ(1u, w.count());
+  EXPECT_NEAR(0.004, w.gc_rate(), 1e-12);
+  w.add(0.5, 0.0, 0.5, 1.0, 1.0, -1.0, -1.0);
+  EXPECT_EQ(2u, w.count());
+  EXPECT_NEAR(2.5 / 3.0, w.io_rate(), 1e-12);
+}
+
+TEST(FlexHeapBalanceWindow, AtMostMaxLengthIntervals) {
+  FlexHeapBalanceWindow w(1000.0);
+  for (unsigned i = 0; i < 3 * FlexHeapBalanceWindow::MaxLength; i++) {
+    w.add(0.01, 0.0, 0.0, 1.0, 1.0, -1.0, -1.0);
+  }
+  EXPECT_EQ(FlexHeapBalanceWindow::MaxLength, w.count());
+  EXPECT_NEAR(1.0, w.wall(), 1e-9);
+}
+
+TEST(FlexHeapBalanceWindow, DefaultSeconds) {
+  FlexHeapBalanceWindow w(0.0);
+  for (int i = 0; i < 10; i++) {
+    w.add(0.5, 0.0, 0.0, 1.0, 1.0, -1.0, -1.0);
+  }
+  EXPECT_NEAR(FlexHeapBalanceWindow::DefaultSeconds, w.wall(), 1e-9);
+}
+
 TEST(FlexHeapBalanceWindow, RefaultFraction) {
-  FlexHeapBalanceWindow w(10);
+  FlexHeapBalanceWindow w(10.0);
   EXPECT_DOUBLE_EQ(0.7, w.refault_fraction(0.7));      // nothing known: the caller's default
   w.add(1.0, 0.0, 1.0, 1.0, 1.0, -1.0, -1.0);
   EXPECT_DOUBLE_EQ(0.7, w.refault_fraction(0.7));
@@ -64,7 +98,7 @@ TEST(FlexHeapBalanceWindow, RefaultFraction) {
 }
 
 TEST(FlexHeapBalanceWindow, NegativeAndNaNInputsCountAsZero) {
-  FlexHeapBalanceWindow w(4);
+  FlexHeapBalanceWindow w(4.0);
   w.add(-1.0, NAN, -3.0, 10.0, 10.0, -1.0, -1.0);
   EXPECT_DOUBLE_EQ(0.0, w.wall());
   EXPECT_DOUBLE_EQ(0.0, w.gc_rate());
@@ -254,6 +288,18 @@ TEST(FlexHeapBalanceController, ScanThatMissesAtAnySizeDoesNotShrink) {
   FlexHeapDecision d = j.step(c);
   EXPECT_STREQ("gcGoal,steady", d.reason);
   EXPECT_DOUBLE_EQ(0.0, d.refault_fraction);
+}
+
+TEST(FlexHeapBalanceController, RefaultShareSaturates) {
+  // 5% of the bytes read refaulting counts as half the I/O being recoverable;
+  // 10% and more as all of it.
+  for (double share : { 0.05, 0.10, 0.5 }) {
+    FlexHeapController c(balance_config());
+    SyntheticJvm j = jvm(0.005, 0.40, share);
+    j.step(c);
+    FlexHeapDecision d = j.step(c);
+    EXPECT_DOUBLE_EQ(share >= 0.1 ? 1.0 : share / 0.1, d.refault_fraction) << share;
+  }
 }
 
 TEST(FlexHeapBalanceController, RecoverableIoShrinksAllTheWay) {

@@ -24,14 +24,15 @@
 #include <math.h>
 
 const unsigned FlexHeapBalanceWindow::MaxLength;
+const double FlexHeapBalanceWindow::DefaultSeconds = 2.0;
 
 // x if it is positive, else 0 (also for NaN).
 static double flexheap_balance_nonneg(double x) {
   return x > 0.0 ? x : 0.0;
 }
 
-FlexHeapBalanceWindow::FlexHeapBalanceWindow(unsigned length) :
-  _length(length < 1 ? 1 : (length > MaxLength ? MaxLength : length)),
+FlexHeapBalanceWindow::FlexHeapBalanceWindow(double seconds) :
+  _seconds(seconds > 0.0 ? seconds : DefaultSeconds),
   _count(0),
   _next(0) {
   for (unsigned i = 0; i < MaxLength; i++) {
@@ -52,23 +53,27 @@ void FlexHeapBalanceWindow::add(double wall, double c_gc, double c_io, double he
   bool known = refault_bytes >= 0.0 && read_bytes >= 0.0;
   _read[_next] = known ? read_bytes : -1.0;
   _refault[_next] = known ? refault_bytes : 0.0;
-  if (++_next == _length) {
-    _next = 0;
-  }
-  if (_count < _length) {
+  _next = (_next + 1) % MaxLength;
+  if (_count < MaxLength) {
     _count++;
   }
+}
+
+unsigned FlexHeapBalanceWindow::window_entries() const {
+  double wall = 0.0;
+  unsigned n = 0;
+  while (n < _count && (n == 0 || wall < _seconds)) {
+    wall += _wall[index(n)];
+    n++;
+  }
+  return n;
 }
 
 double FlexHeapBalanceWindow::sum(const double* values) const {
   // Oldest to newest, so the result does not depend on the ring position.
   double s = 0.0;
-  unsigned i = (_next + _length - _count) % _length;
-  for (unsigned n = 0; n < _count; n++) {
-    s += values[i];
-    if (++i == _length) {
-      i = 0;
-    }
+  for (unsigned n = window_entries(); n > 0; n--) {
+    s += values[index(n - 1)];
   }
   return s;
 }
@@ -89,15 +94,12 @@ double FlexHeapBalanceWindow::io_coefficient() const { return flexheap_per_wall(
 double FlexHeapBalanceWindow::refault_fraction(double unknown) const {
   double read = 0.0, refault = 0.0;
   bool any = false;
-  unsigned i = (_next + _length - _count) % _length;
-  for (unsigned n = 0; n < _count; n++) {
+  for (unsigned n = window_entries(); n > 0; n--) {
+    unsigned i = index(n - 1);
     if (_read[i] >= 0.0) {
       any = true;
       read += _read[i];
       refault += _refault[i];
-    }
-    if (++i == _length) {
-      i = 0;
     }
   }
   if (!any) {

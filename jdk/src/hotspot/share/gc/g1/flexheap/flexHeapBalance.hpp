@@ -40,20 +40,26 @@
 // the window stays valid across resizes and one step can go all the way.
 // Without a recoverable I/O cost the heap follows a GC-CPU goal instead, as
 // JDK 26's G1 does with GCTimeRatio: H_goal = A / (goal * cores).
+//
+// The window is the newest intervals covering `seconds` of wall time (at
+// least the newest one, at most MaxLength), not a fixed count: at a phase
+// change intervals get long (an I/O phase allocates little), and a count of
+// them would keep the previous phase's costs for many seconds.
 
 class FlexHeapBalanceWindow {
  public:
   static const unsigned MaxLength = 100;
 
-  // length is clamped to [1, MaxLength].
-  explicit FlexHeapBalanceWindow(unsigned length);
+  // seconds <= 0 (or NaN) means DefaultSeconds.
+  explicit FlexHeapBalanceWindow(double seconds);
+  static const double DefaultSeconds;
 
   // One interval: wall time (s), GC and I/O cost (CPU s), headroom and page
   // cache (bytes) at its start, and the bytes read and refaulted in it
   // (refault < 0: unknown, the interval does not count toward the refault share).
   void add(double wall, double c_gc, double c_io, double headroom, double cache,
            double read_bytes, double refault_bytes);
-  unsigned count() const { return _count; }
+  unsigned count() const { return window_entries(); }  // intervals in the window
 
   double wall() const;            // summed wall time of the window (s)
   double gc_rate() const;         // sum(C_gc) / sum(wall)
@@ -72,10 +78,14 @@ class FlexHeapBalanceWindow {
   double   _io_c[MaxLength];
   double   _read[MaxLength];     // < 0: unknown
   double   _refault[MaxLength];
-  unsigned _length;
-  unsigned _count;
+  double   _seconds;
+  unsigned _count;    // entries stored, <= MaxLength
   unsigned _next;
 
+  // Entries of the window, newest first: the newest ones until their wall
+  // time reaches _seconds.
+  unsigned window_entries() const;
+  unsigned index(unsigned newest_first) const { return (_next + MaxLength - 1 - newest_first) % MaxLength; }
   double sum(const double* values) const;
 };
 

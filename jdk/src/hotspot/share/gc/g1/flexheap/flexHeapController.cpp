@@ -36,6 +36,7 @@ const double FlexHeapController::GoalHighFraction = 1.25;
 const double FlexHeapController::GoalAimFraction = 1.0;
 const double FlexHeapController::GoalFloorFraction = 0.25;
 const double FlexHeapController::DeadBandFraction = 0.02;
+const double FlexHeapController::RefaultSaturation = 0.1;
 
 static FlexHeapConfig flexheap_sanitize(const FlexHeapConfig& cfg) {
   FlexHeapConfig c = cfg;
@@ -54,7 +55,7 @@ static FlexHeapConfig flexheap_sanitize(const FlexHeapConfig& cfg) {
 FlexHeapController::FlexHeapController(const FlexHeapConfig& cfg) :
   _cfg(flexheap_sanitize(cfg)),
   _history(_cfg.history_length),
-  _window(_cfg.history_length),
+  _window(_cfg.balance_window_s),
   _has_last(false),
   _last_headroom(0.0),
   _last_cache(0.0),
@@ -230,7 +231,8 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   const double mut_cores = cores >= 1.0 ? cores : 1.0;
   const double goal = 1.0 / (1.0 + _cfg.gc_time_ratio);
   // Without refault figures every stall counts as one more cache could save (the paper's view).
-  d.refault_fraction = _window.refault_fraction(1.0);
+  const double refaults = _window.refault_fraction(RefaultSaturation);
+  d.refault_fraction = refaults >= RefaultSaturation ? 1.0 : refaults / RefaultSaturation;
   d.gc_rate = _window.gc_rate();
   d.io_rate = s.io_available ? _window.io_rate() : 0.0;
   const double a = _window.gc_coefficient();

@@ -28,6 +28,7 @@ struct FlexHeapConfig {
   unsigned static_step_percent; // FlexHeapStaticStepPercent (0 = adaptive, clamped to 0..100)
   bool     cost_as_rate;        // FlexHeapCostAsRate (true)
   unsigned negligible_percent;  // FlexHeapNegligibleCostPercent (10; 0 = the paper's predicates alone)
+  double   balance_window_s;    // balance: wall time the cost window covers (0 = FlexHeapBalanceWindow::DefaultSeconds)
 };
 
 struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i
@@ -77,7 +78,8 @@ struct FlexHeapDecision {
   bool cost_down, grow_slack, io_slack, gc_bias;     // predicate values (false during warmup)
   // Balance policy (0 in paper mode):
   double gc_rate, io_rate;                           // GC and I/O cost per second of wall time (window)
-  double refault_fraction;                           // share of the reads a larger cache would have served
+  double refault_fraction;                           // recoverable share of the I/O cost: refault share of the
+                                                     // bytes read / RefaultSaturation, capped at 1
   size_t target;                                     // committed heap the balance rule aims for
 };
 
@@ -115,6 +117,12 @@ class FlexHeapController {
   static const double GoalFloorFraction;
   // Ignore a change smaller than this fraction of the committed heap.
   static const double DeadBandFraction;
+  // A refault share of the bytes read at or above this counts as fully
+  // recoverable I/O; below it in proportion. Refaults are counted only while
+  // the kernel still holds a shadow entry of the evicted page, so the raw
+  // share understates re-reads (random reads over a file a few times the
+  // cache showed 3-14%); a scan that never re-reads stays near 0.
+  static const double RefaultSaturation;
 
  private:
   void decide_paper(const FlexHeapSample& s, const FlexHeapCostAverages& cur, FlexHeapDecision& d);
