@@ -22,8 +22,8 @@
 
 /*
  * Part of FlexHeap's tests: no I/O at all. Builds a live set of peak_mb, drops it, then allocates only
- * short-lived objects for churn_s seconds, printing the committed heap (Runtime.totalMemory) as it goes.
- * Usage: PeakThenChurn <peak_mb> <churn_s>
+ * short-lived objects for churn_s seconds at about rate_mb MB/s (a service after its load peak), printing
+ * the committed heap (Runtime.totalMemory) as it goes. Usage: PeakThenChurn <peak_mb> <churn_s> [rate_mb]
  */
 import java.util.*;
 
@@ -33,6 +33,7 @@ public class PeakThenChurn {
     public static void main(String[] args) throws Exception {
         int peakMb = Integer.parseInt(args[0]);
         double churn = Double.parseDouble(args[1]);
+        long perTick = ((args.length > 2 ? Long.parseLong(args[2]) : 100) << 20) / 100;   // bytes per 10 ms
         List<byte[]> live = new ArrayList<>();
         Random r = new Random(5);
         while (live.size() < peakMb * 16) {
@@ -44,8 +45,12 @@ public class PeakThenChurn {
         long start = System.nanoTime();
         long end = start + (long) (churn * 1e9);
         long nextPrint = start;
+        long tick = start;
         while (System.nanoTime() < end) {
-            sink = new byte[1024 + r.nextInt(8192)];
+            for (long b = 0; b < perTick; b += 4096) sink = new byte[1024 + r.nextInt(6144)];
+            tick += 10_000_000L;
+            long wait = tick - System.nanoTime();
+            if (wait > 0) Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
             if (System.nanoTime() >= nextPrint) {
                 System.out.println("CHURN t=" + (System.nanoTime() - start) / 1_000_000 + "ms committed="
                                    + Runtime.getRuntime().totalMemory());

@@ -35,7 +35,7 @@ public class TestFlexHeapFullGCAccounting {
         String out = FlexHeapTestSupport.java(FlexHeapTestSupport.withClasses(
                 "-XX:+UseFlexHeap", "-Xms32m", "-Xmx128m", "-XX:G1HeapRegionSize=1m",
                 "-XX:FlexHeapIOStallBackend=none", "-Xlog:gc,gc+flexheap=debug",
-                "FullGCPressure", "6", "0.85")).shouldHaveExit(0).output();
+                "FullGCPressure", "5", "0.7")).shouldHaveExit(0).output();
         Map<Long, Double> full = FlexHeapTestSupport.pauseMs(out, "G1 Compaction Pause");
         Map<Long, Double> tstw = FlexHeapTestSupport.inputs(out, "T_stw");
         if (full.isEmpty()) throw new RuntimeException("no full GC after a young GC in this run");
