@@ -118,6 +118,50 @@ public class FlexHeapTestSupport {
         return m;
     }
 
+    /**
+     * Runs the JDK's java with args inside a new memory cgroup of limit bytes (a child of this process's
+     * own; v1 memory controller or v2), as a container would; throws jtreg.SkippedException without root
+     * or a writable memory cgroup.
+     */
+    public static Result javaInMemoryCgroup(long limit, List<String> args) throws Exception {
+        if (!isRoot()) throw new jtreg.SkippedException("needs root for a memory cgroup");
+        Path parent = null;
+        boolean v2 = false;
+        for (String line : Files.readAllLines(Paths.get("/proc/self/cgroup"))) {
+            String[] f = line.split(":", 3);
+            if (Arrays.asList(f[1].split(",")).contains("memory")) parent = Paths.get("/sys/fs/cgroup/memory" + f[2]);
+        }
+        if (parent == null) {
+            for (String line : Files.readAllLines(Paths.get("/proc/self/cgroup"))) {
+                String[] f = line.split(":", 3);
+                if (f[0].equals("0") && f[1].isEmpty()) { parent = Paths.get("/sys/fs/cgroup" + f[2]); v2 = true; }
+            }
+        }
+        if (parent == null || !Files.isDirectory(parent)) throw new jtreg.SkippedException("no memory cgroup");
+        Path cg = parent.resolve("flexheap-jtreg-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
+        try {
+            Files.createDirectory(cg);
+            Files.writeString(cg.resolve(v2 ? "memory.max" : "memory.limit_in_bytes"), "" + limit);
+        } catch (Exception e) {
+            try { Files.deleteIfExists(cg); } catch (Exception ignored) { }
+            throw new jtreg.SkippedException("cannot set up a memory cgroup: " + e);
+        }
+        try {
+            StringBuilder cmd = new StringBuilder("echo $$ > " + cg.resolve("cgroup.procs") + " && exec "
+                + Paths.get(System.getProperty("test.jdk"), "bin", "java"));
+            for (String a : args) cmd.append(" '").append(a).append("'");
+            Process p = new ProcessBuilder("sh", "-c", cmd.toString()).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes());
+            int exit = p.waitFor();
+            System.out.println("$ [memory cgroup " + limit + "] " + cmd + "\n" + tail(out, 4000));
+            return new Result(exit, out);
+        } finally {
+            for (int i = 0; i < 50; i++) {
+                try { Files.delete(cg); break; } catch (Exception e) { Thread.sleep(100); }
+            }
+        }
+    }
+
     public static boolean isRoot() {
         try {
             return new String(Files.readAllBytes(Paths.get("/proc/self/status"))).matches("(?s).*\\nUid:\\s+0\\s.*");

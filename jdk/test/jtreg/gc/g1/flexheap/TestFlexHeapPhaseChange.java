@@ -23,7 +23,8 @@
 /*
  * @test
  * @summary At a phase change from heap-heavy to I/O-heavy, FlexHeap hands back at least half of the surplus
- *          heap (committed at the change minus -Xms) within 3 s.
+ *          heap (committed at the change minus -Xms) within 3 s. The program runs in a 1 GiB memory cgroup
+ *          and reads a 640 MB file through the page cache, so the memory the heap holds is cache it misses.
  * @library /lib
  * @build FlexHeapPhases
  * @run main/timeout=300 TestFlexHeapPhaseChange
@@ -33,10 +34,14 @@ import java.util.*;
 public class TestFlexHeapPhaseChange {
     public static void main(String[] args) throws Exception {
         long xms = 64L << 20;
-        String out = FlexHeapTestSupport.java(FlexHeapTestSupport.withClasses(
-                "-XX:+UseFlexHeap", "-Xms64m", "-Xmx1g", "-XX:G1HeapRegionSize=1m", "-Xlog:gc,gc+flexheap",
-                "FlexHeapPhases", "6", "8", "4", FlexHeapTestSupport.dataFile().toString()))
+        // A new file, written inside the cgroup: its pages are charged there and compete with the heap.
+        java.nio.file.Path file = java.nio.file.Paths.get("phase-change-io.dat").toAbsolutePath();
+        java.nio.file.Files.deleteIfExists(file);
+        String out = FlexHeapTestSupport.javaInMemoryCgroup(1L << 30, FlexHeapTestSupport.withClasses(
+                "-XX:+UseFlexHeap", "-Xms64m", "-Xmx900m", "-XX:G1HeapRegionSize=1m", "-Xlog:gc,gc+flexheap",
+                "FlexHeapPhases", "6", "8", "4", file.toString(), "buffered", "640"))
             .shouldHaveExit(0).output();
+        java.nio.file.Files.deleteIfExists(file);
         if (!FlexHeapTestSupport.hasStallSource(out)) {
             throw new jtreg.SkippedException("no I/O stall source on this host (need root for BPF or delay accounting)");
         }
