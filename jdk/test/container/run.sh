@@ -25,27 +25,14 @@ LIMIT=$((1024 << 20))
 data="${FLEXHEAP_TEST_DATADIR:-/var/tmp}/flexheap-container-$$.dat"
 trap 't_cleanup_cgroups; rm -f "$data"' EXIT
 
-# Run the rest of the command line in cgroup $1, optionally in new namespaces
-# with the cgroup file systems mounted afresh, as a container runtime does.
-# inside CGROUP ns|plain CMD...
-inside() {
-  local cg=$1 mode=$2; shift 2
-  if [ "$mode" = plain ]; then
-    sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$cg" "$@"
-  else
-    sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec unshare --pid --fork --mount --cgroup --mount-proc --propagation private sh -c '"'"'
-             mount -t tmpfs cgroup_root /sys/fs/cgroup && mkdir /sys/fs/cgroup/memory /sys/fs/cgroup/unified &&
-             mount -t cgroup -o memory cgroup /sys/fs/cgroup/memory &&
-             mount -t cgroup2 cgroup2 /sys/fs/cgroup/unified && exec "$@"'"'"' sh "$@"' sh "$cg" "$@"
-  fi
-}
+inside="$here/inside.sh"
 
-flag() { sed -n "s/^ *[a-z]* $1 *= *\([0-9a-z]*\) .*/\1/p" "$T_OUT" | head -1; }
+flag() { sed -n "s/^ *[a-z_]* $1 *= *\([0-9a-z]*\) .*/\1/p" "$T_OUT" | head -1; }
 
 # --- sanity of the namespace setup ------------------------------------------------
 if want setup; then
   t_cgroup setup $LIMIT
-  out=$(inside "$T_CG" ns sh -c 'echo pid=$$; grep memory /proc/self/cgroup; cat /sys/fs/cgroup/memory/memory.limit_in_bytes' 2>&1 || true)
+  out=$("$inside" "$T_CG" ns sh -c 'echo pid=$$; grep memory /proc/self/cgroup; cat /sys/fs/cgroup/memory/memory.limit_in_bytes' 2>&1 || true)
   if grep -q "pid=1" <<<"$out" && grep -q "memory:/$" <<<"$out" && grep -q "^$LIMIT$" <<<"$out"; then
     t_pass setup-v1-namespaces "pid 1, /proc/self/cgroup memory:/, limit visible at /sys/fs/cgroup/memory"
   else
@@ -57,12 +44,14 @@ for mode in plain ns; do
   # --- default max heap: 90% of the limit --------------------------------------
   if want "maxheap-$mode"; then
     t_cgroup "maxheap-$mode" $LIMIT
-    t_run "maxheap-v1-$mode" inside "$T_CG" $mode -- -XX:+UseFlexHeap -XX:+PrintFlagsFinal -version
+    t_run "maxheap-v1-$mode-stock" "$inside" "$T_CG" $mode -- -XX:+UseG1GC -XX:+PrintFlagsFinal -version
+    stock_mh=$(flag MaxHeapSize)
+    t_run "maxheap-v1-$mode" "$inside" "$T_CG" $mode -- -XX:+UseFlexHeap -XX:+PrintFlagsFinal -version
     mh=$(flag MaxHeapSize); want_mh=$((LIMIT * 90 / 100))
     if [ -n "$(t_crash)" ] || [ "$T_RC" -ne 0 ]; then t_fail "maxheap-v1-$mode" "exit $T_RC $(t_crash)"
-    elif [ -n "$mh" ] && [ "$mh" -le "$want_mh" ] && [ "$mh" -ge $((want_mh - (32 << 20))) ]; then
-      t_pass "maxheap-v1-$mode" "MaxHeapSize=$mh, 90% of the 1 GiB limit is $want_mh"
-    else t_fail "maxheap-v1-$mode" "MaxHeapSize=${mh:-?}, want 90% of the limit ($want_mh, aligned down)"; fi
+    elif [ -n "$mh" ] && [ "$mh" -le $((want_mh + (4 << 20))) ] && [ "$mh" -ge $((want_mh - (4 << 20))) ]; then
+      t_pass "maxheap-v1-$mode" "MaxHeapSize=$mh, 90% of the 1 GiB limit is $want_mh (stock G1: $stock_mh)"
+    else t_fail "maxheap-v1-$mode" "MaxHeapSize=${mh:-?}, want 90% of the limit ($want_mh, +-4 MiB alignment); stock G1 sees the limit: MaxHeapSize=$stock_mh"; fi
   fi
 
   # --- S_io against the cgroup's memory.stat --------------------------------------
@@ -71,24 +60,30 @@ for mode in plain ns; do
     [ -f "$data" ] || dd if=/dev/urandom of="$data" bs=1M count=256 status=none
     # evict the file, so the reads inside charge its pages to the test cgroup
     python3 -c 'import os,sys; fd=os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd,0,0,os.POSIX_FADV_DONTNEED)' "$data"
-    t_run "pagecache-v1-$mode" inside "$T_CG" $mode -- -XX:+UseFlexHeap -Xlog:gc+flexheap -Xmx256m \
-      FlexHeapWorkload cache "$data" 200 /sys/fs/cgroup/memory/memory.stat
+    # the workload reads the cgroup's memory.stat where it sees it: at the host's
+    # path without namespaces, at the fresh mount's root inside them
+    stat="$T_CG/memory.stat"; [ $mode = ns ] && stat=/sys/fs/cgroup/memory/memory.stat
+    t_run "pagecache-v1-$mode" "$inside" "$T_CG" $mode -- -XX:+UseFlexHeap -Xlog:gc+flexheap -Xmx256m \
+      FlexHeapWorkload cache "$data" 200 "$stat"
     host=$(awk '/^Cached:/ {print $2 * 1024}' /proc/meminfo)
     if [ -n "$(t_crash)" ] || [ "$T_RC" -ne 0 ]; then t_fail "pagecache-v1-$mode" "exit $T_RC $(t_crash)"
     else
       # pair every CGCACHE line with the S_io of the decision logged just before it
       res=$(awk -v lim=$LIMIT '
         / decision state=/ { if (match($0, /S_io=[0-9]+/)) sio = substr($0, RSTART + 5, RLENGTH - 5) + 0 }
-        /^CGCACHE / { n++; cg = $2 + 0; d = sio - cg; if (d < 0) d = -d
-                      tol = cg / 10; if (tol < 16 * 1048576) tol = 16 * 1048576
+        /^CGCACHE / { b = $2 + 0; a = $3 + 0; tol = a / 10; if (tol < 16 * 1048576) tol = 16 * 1048576
+                      # the machine is shared: a pair where the cgroup cache moved during the GC
+                      # (someone dropped caches) says nothing
+                      if (b - a > tol || a - b > tol) { unstable++; next }
+                      n++; d = sio - a; if (d < 0) d = -d
                       if (sio == "" || d > tol || sio > lim) bad++
-                      last = sprintf("S_io=%d cgroup=%d", sio, cg) }
-        END { printf "%d %d %s", n, bad, last }' "$T_OUT")
-      read -r n bad last <<<"$res" || true
+                      last = sprintf("S_io=%d cgroup=%d", sio, a) }
+        END { printf "%d %d %d %s", n, bad + 0, unstable + 0, last }' "$T_OUT")
+      read -r n bad unstable last <<<"$res" || true
       if [ "${n:-0}" -ge 3 ] && [ "${bad:-1}" -eq 0 ]; then
-        t_pass "pagecache-v1-$mode" "$n pairs within 10%/16 MB, last $last (host Cached=$host)"
+        t_pass "pagecache-v1-$mode" "$n pairs within 10%/16 MB ($unstable unstable left out), last $last (host Cached=$host)"
       else
-        t_fail "pagecache-v1-$mode" "$bad of $n S_io figures differ from the cgroup's memory.stat, last $last (host Cached=$host)"
+        t_fail "pagecache-v1-$mode" "$bad of $n S_io figures differ from the cgroup's memory.stat ($unstable unstable left out), last $last (host Cached=$host)"
       fi
     fi
   fi
@@ -98,7 +93,7 @@ for mode in plain ns; do
     t_cgroup "stall-$mode" $LIMIT
     [ -f "$data" ] || dd if=/dev/urandom of="$data" bs=1M count=256 status=none
     secs=3
-    t_run "stall-v1-$mode" inside "$T_CG" $mode -- -XX:+UseFlexHeap -Xlog:gc+flexheap=debug -Xmx256m \
+    t_run "stall-v1-$mode" "$inside" "$T_CG" $mode -- -XX:+UseFlexHeap -Xlog:gc+flexheap=debug -Xmx256m \
       -XX:FlexHeapProactiveGCInterval=0 FlexHeapWorkload direct "$data" $secs
     src=$(grep -m1 -E "I/O stall source|No I/O stall source" "$T_OUT" | sed 's/^\[[^]]*\]\[[^]]*\]\[[^]]*\] *//' || true)
     stall=$(grep -oE ' stall=[0-9.]+' "$T_OUT" | awk -F= '{s += $2} END {printf "%.3f", s + 0}')
@@ -137,7 +132,7 @@ if want oops; then
   # inside a container: a 64 GB cgroup limit is above this machine's RAM, which
   # HotSpot reads as no limit, so the namespace case uses -XX:MaxRAM=64g as well
   t_cgroup oops-ns $((64 << 30))
-  t_run oops-64g-ns inside "$T_CG" ns -- -XX:+UseFlexHeap -XX:MaxRAM=64g -XX:+PrintFlagsFinal -version
+  t_run oops-64g-ns "$inside" "$T_CG" ns -- -XX:+UseFlexHeap -XX:MaxRAM=64g -XX:+PrintFlagsFinal -version
   [ "$T_RC" -eq 0 ] && [ "$(flag UseCompressedOops)" = true ] \
     && t_pass oops-64g-ns "UseCompressedOops=true, MaxHeapSize=$(flag MaxHeapSize)" \
     || t_fail oops-64g-ns "exit $T_RC, UseCompressedOops=$(flag UseCompressedOops), MaxHeapSize=$(flag MaxHeapSize)"
@@ -151,7 +146,7 @@ if want v2; then
     t_skip v2 "the v2 mount $v2 offers only '$(cat "$v2/cgroup.controllers")': the memory controller is bound to the v1 hierarchy at /sys/fs/cgroup/memory (a controller lives in one hierarchy; moving it needs the v1 hierarchy unmounted, i.e. no v1 memory cgroups at all)"
   else
     cg="$v2/flexheap-test-v2-$$"; mkdir -p "$cg"; echo $LIMIT > "$cg/memory.max"
-    t_run maxheap-v2-ns inside "$cg" ns -- -XX:+UseFlexHeap -XX:+PrintFlagsFinal -version
+    t_run maxheap-v2-ns "$inside" "$cg" ns -- -XX:+UseFlexHeap -XX:+PrintFlagsFinal -version
     mh=$(flag MaxHeapSize); rmdir "$cg" 2>/dev/null || true
     [ -n "$mh" ] && [ "$mh" -le $((LIMIT * 90 / 100)) ] && [ "$mh" -ge $((LIMIT * 85 / 100)) ] \
       && t_pass maxheap-v2-ns "MaxHeapSize=$mh" || t_fail maxheap-v2-ns "MaxHeapSize=${mh:-?}"

@@ -5,7 +5,7 @@
  *   alloc SECONDS LIVE_MB     allocate short-lived garbage around a live set, then System.gc()
  *   threads N BATCH           start and join N short threads, BATCH at a time
  *   cache FILE MB STAT        read MB of FILE into the page cache, then System.gc() 5 times,
- *                             printing the cgroup's page cache from STAT (memory.stat) after each
+ *                             printing the cgroup's page cache from STAT (memory.stat) before and after each
  *   direct FILE SECONDS       random 4 KiB O_DIRECT reads of FILE in a new thread for SECONDS
  *                             (time blocked on storage), then System.gc()
  *   idle SECONDS              sleep (for jcmd)
@@ -76,10 +76,12 @@ public class FlexHeapWorkload {
         try (InputStream in = Files.newInputStream(file)) {
             for (int i = 0; i < mb && in.read(buf) > 0; i++) { }
         }
+        Thread.sleep(500);   // let readahead settle
         for (int i = 0; i < 5; i++) {
             for (int j = 0; j < 20; j++) sink = new byte[1 << 20];
+            long before = statValue(stat);
             System.gc();
-            System.out.println("CGCACHE " + statValue(stat));
+            System.out.println("CGCACHE " + before + " " + statValue(stat));
             Thread.sleep(100);
         }
     }
