@@ -164,6 +164,7 @@ struct SyntheticJvm {
   size_t flexible;     // heap headroom + page cache
   size_t max_capacity;
   size_t min_capacity;
+  size_t eden_regions;
 
   size_t headroom() const { return committed - used_after; }
   size_t cache() const { return flexible > headroom() ? flexible - headroom() : MiB; }
@@ -185,7 +186,7 @@ struct SyntheticJvm {
     s.used = committed;
     s.used_after = used_after;
     s.free_regions = (committed - used_after) / MiB;
-    s.eden_target_regions = 8;
+    s.eden_target_regions = eden_regions;
     s.page_cache = cache();
     s.cache_signals = true;
     s.read_bytes = 1000.0;
@@ -215,6 +216,7 @@ static SyntheticJvm jvm(double gc_share_at_start, double io_share_at_start, doub
   j.flexible = 1000 * MiB;           // page cache 800 MiB
   j.max_capacity = 1100 * MiB;
   j.min_capacity = 8 * MiB;
+  j.eden_regions = 8;
   j.a = gc_share_at_start * 2.0 * 200.0 * MiB;
   j.b = io_share_at_start * 2.0 * 800.0 * MiB;
   j.io_fixed = 0.0;
@@ -326,6 +328,7 @@ TEST(FlexHeapBalanceController, ShrinkKeepsTheEdenTargetAndMinHeap) {
   EXPECT_STREQ("balance,shrink", d.reason);
   // free regions 200, eden target 8: at most 192 regions.
   EXPECT_EQ(192 * MiB, d.bytes);
+  EXPECT_FALSE(d.start_marking);   // the rest is the eden target, not old regions
   // At the floor, the next decision has nothing to give.
   FlexHeapDecision n = j.step(c);
   EXPECT_EQ(FlexHeapAction::None, n.action);
@@ -471,4 +474,32 @@ TEST(FlexHeapBalanceController, TargetIsStableAcrossAResize) {
   ASSERT_EQ(FlexHeapAction::Grow, first.action);
   FlexHeapDecision second = j.step(c);
   EXPECT_NEAR((double)first.target, (double)second.target, 1.0 * MiB);
+}
+
+TEST(FlexHeapBalanceController, TargetBelowTheUsedFloorAsksForMarking) {
+  // Old regions hold garbage from the previous phase: used after a young GC is
+  // 250 MiB of a 300 MiB heap while the I/O-driven target is far lower. The
+  // free regions go back now, and a concurrent cycle is requested for the
+  // rest; not again within MarkingRequestSeconds.
+  FlexHeapController c(balance_config());
+  SyntheticJvm j = jvm(0.0001, 0.90, 1.0);
+  j.used_after = 220 * MiB;
+  j.eden_regions = 30;      // floor 250 MiB; the model wants ~5 MiB of headroom
+  j.step(c);
+  FlexHeapDecision d = j.step(c);
+  EXPECT_STREQ("balance,shrink", d.reason);
+  EXPECT_EQ(50 * MiB, d.bytes);
+  EXPECT_TRUE(d.start_marking);
+  for (int i = 0; i < 4; i++) {
+    EXPECT_FALSE(j.step(c).start_marking) << i;   // 4 s later: still not
+  }
+  EXPECT_TRUE(j.step(c).start_marking);           // 5 s
+}
+
+TEST(FlexHeapBalanceController, NoMarkingWhenTheTargetIsAboveTheFloor) {
+  FlexHeapController c(balance_config());
+  SyntheticJvm j = jvm(0.30, 0.10, 1.0);
+  for (int i = 0; i < 10; i++) {
+    EXPECT_FALSE(j.step(c).start_marking) << i;
+  }
 }

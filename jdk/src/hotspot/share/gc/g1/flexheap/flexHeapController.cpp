@@ -37,6 +37,7 @@ const double FlexHeapController::GoalAimFraction = 1.0;
 const double FlexHeapController::GoalFloorFraction = 0.25;
 const double FlexHeapController::DeadBandFraction = 0.02;
 const double FlexHeapController::RefaultSaturation = 0.1;
+const double FlexHeapController::MarkingRequestSeconds = 5.0;
 
 static FlexHeapConfig flexheap_sanitize(const FlexHeapConfig& cfg) {
   FlexHeapConfig c = cfg;
@@ -59,6 +60,7 @@ FlexHeapController::FlexHeapController(const FlexHeapConfig& cfg) :
   _has_last(false),
   _last_headroom(0.0),
   _last_cache(0.0),
+  _wall_since_marking(FlexHeapController::MarkingRequestSeconds),
   // Start in WaitGrow with no grow recorded, so growUsed holds: as if the
   // initial heap had been fully used, the way G1 starts small and grows.
   _state(FlexHeapState::WaitGrow),
@@ -203,6 +205,11 @@ void FlexHeapController::decide_paper(const FlexHeapSample& s, const FlexHeapCos
   d.state = target;
 }
 
+double FlexHeapController::dead_band_of(const FlexHeapSample& s) {
+  double band = DeadBandFraction * (double)s.committed;
+  return band > (double)s.region_size ? band : (double)s.region_size;
+}
+
 void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecision& d) {
   const double region = (double)s.region_size;
   const double committed = (double)s.committed;
@@ -261,12 +268,21 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
     lowest = (double)s.min_capacity;
   }
   double target = used_after + target_headroom;
+  // Wanting less than the floor means the heap's used part must shrink: after
+  // a young GC it still holds the previous phase's dead old objects, which
+  // only a concurrent cycle's Remark returns. Ask for one, at most every
+  // MarkingRequestSeconds, since the old data may be live after all.
+  _wall_since_marking += wall;
+  if (target < lowest - dead_band_of(s) && _wall_since_marking >= MarkingRequestSeconds) {
+    d.start_marking = true;
+    _wall_since_marking = 0.0;
+  }
   if (target < lowest) target = lowest;
   if (target > (double)s.max_capacity) target = (double)s.max_capacity;
   d.target = (size_t)target;
 
   const double delta = target - committed;
-  const double dead_band = DeadBandFraction * committed > region ? DeadBandFraction * committed : region;
+  const double dead_band = dead_band_of(s);
   int outcome;
   if (fabs(delta) < dead_band) {
     outcome = BalanceSteady;

@@ -81,6 +81,9 @@ struct FlexHeapDecision {
   double refault_fraction;                           // recoverable share of the I/O cost: refault share of the
                                                      // bytes read / RefaultSaturation, capped at 1
   size_t target;                                     // committed heap the balance rule aims for
+  bool start_marking;                                // the target is below used_after + eden target: only a
+                                                     // concurrent cycle's Remark can return the old regions
+                                                     // a young GC left (the glue requests one)
 };
 
 class FlexHeapController {
@@ -123,10 +126,14 @@ class FlexHeapController {
   // share understates re-reads (random reads over a file a few times the
   // cache showed 3-14%); a scan that never re-reads stays near 0.
   static const double RefaultSaturation;
+  // At most one concurrent-cycle request (FlexHeapDecision::start_marking)
+  // per this much wall time.
+  static const double MarkingRequestSeconds;
 
  private:
   void decide_paper(const FlexHeapSample& s, const FlexHeapCostAverages& cur, FlexHeapDecision& d);
   void decide_balance(const FlexHeapSample& s, FlexHeapDecision& d);
+  static double dead_band_of(const FlexHeapSample& s);
 
   FlexHeapConfig       _cfg;
   FlexHeapCostHistory  _history;
@@ -134,6 +141,7 @@ class FlexHeapController {
   bool                 _has_last;            // balance: _last_headroom/_last_cache are set
   double               _last_headroom;       // bytes of headroom after the previous pause (and its resize)
   double               _last_cache;          // page cache at the previous pause
+  double               _wall_since_marking;  // wall time since the last start_marking
   FlexHeapState        _state;
   bool                 _has_prev;            // an average at t-1 exists
   FlexHeapCostAverages _prev;

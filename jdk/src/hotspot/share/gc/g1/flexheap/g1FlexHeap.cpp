@@ -274,6 +274,16 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   if (applied_action != FlexHeapAction::None) {
     _controller.record_applied(applied_action, applied, s);
   }
+  // The balance rule wants less than what a young GC left used: the next
+  // young pause starts a concurrent cycle, whose Remark returns the dead old
+  // regions (as G1 does when occupancy crosses IHOP).
+  G1CollectorState* const state = _g1h->collector_state();
+  if (d.start_marking && kind == Young && !state->mark_or_rebuild_in_progress() &&
+      !state->initiate_conc_mark_if_possible()) {
+    state->set_initiate_conc_mark_if_possible(true);
+    log_debug(gc, flexheap)("GC(%u) requesting a concurrent cycle: target %zuM below used %zuM + eden target",
+                            GCId::current_or_undefined(), d.target / M, s.used_after / M);
+  }
   assert(_g1h->capacity() >= MinHeapSize && _g1h->capacity() <= MaxHeapSize,
          "committed %zu outside [%zu, %zu]", _g1h->capacity(), MinHeapSize, MaxHeapSize);
 
