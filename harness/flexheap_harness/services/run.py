@@ -27,7 +27,7 @@ def run_service_once(cfg: "runner.RunConfig", service: Service, log: Callable[[s
     """Like runner.run_once, for a service: never raises for a failed run; Ctrl-C (and SIGTERM,
     which the CLI turns into KeyboardInterrupt) propagates after the service is stopped and the
     cgroup removed."""
-    rd = cfg.run_dir
+    rd = cfg.run_dir.resolve()  # services start in their own working directories
     rd.mkdir(parents=True, exist_ok=True)
     gc_log = rd / "gc.log"
     warnings: list[str] = []
