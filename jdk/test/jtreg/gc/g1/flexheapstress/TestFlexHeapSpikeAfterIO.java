@@ -22,7 +22,8 @@
 
 /*
  * @test
- * @summary An allocation spike to 82% of the max heap right after an I/O phase let FlexHeap shrink
+ * @summary An allocation spike to 380 MB live of a 512 MB max heap (about the most stock G1 holds with 1 MiB
+ *          regions and 256 KiB arrays) right after an I/O phase let FlexHeap shrink
  *          the heap: no OutOfMemoryError where stock G1 with the same max heap succeeds.
  * @library /lib
  * @build FlexHeapStress StressSupport
@@ -34,14 +35,14 @@ public class TestFlexHeapSpikeAfterIO {
     public static void main(String[] args) throws Exception {
         String file = StressSupport.dataFile().toString();
         List<String> common = List.of("-Xms32m", "-Xmx512m", "-XX:G1HeapRegionSize=1m", "-Xlog:gc",
-                                      "FlexHeapStress", "spike", file, "8", "420");
+                                      "FlexHeapStress", "spike", file, "8", "380");
         var stock = FlexHeapTestSupport.java(FlexHeapTestSupport.withClasses(
-                concat(List.of("-XX:+UseG1GC"), common)));
+                concat(List.of("-XX:+UseG1GC"), common).toArray(String[]::new)));
         if (stock.exit() != 0 || stock.output().contains("OutOfMemoryError")) {
             throw new jtreg.SkippedException("stock G1 cannot run the spike here either (exit " + stock.exit() + ")");
         }
         var flex = FlexHeapTestSupport.java(FlexHeapTestSupport.withClasses(
-                concat(List.of("-XX:+UseFlexHeap", "-Xlog:gc+flexheap"), common)));
+                concat(List.of("-XX:+UseFlexHeap", "-Xlog:gc+flexheap"), common).toArray(String[]::new)));
         String out = StressSupport.completed(flex, "FlexHeap");
         var ds = FlexHeapTestSupport.decisions(out);
         StressSupport.committedWithin(ds, 32L << 20, 512L << 20);

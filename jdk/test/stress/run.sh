@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# FlexHeap stress tests (issue 11), jtreg tests in jdk/test/jtreg/gc/g1/flexheapstress:
+#   TestFlexHeapSpikeAfterIO       allocation spike to 82% of -Xmx right after an I/O phase shrank the heap
+#   TestFlexHeapHumongousShrink    humongous allocations while shrinking
+#   TestFlexHeapThreadChurn        10,000 threads start and exit; registry and iostall entries stay bounded
+#   TestFlexHeapAlternatingPhases  alternating phases: committed within [-Xms, -Xmx], reversals bounded
+# Usage: jdk/test/stress/run.sh [jtreg args] [tests]   (FLEXHEAP_JDK selects the JDK; root for BPF)
+set -euo pipefail
+. "$(dirname "$0")/../../common.sh"
+jdk="${FLEXHEAP_JDK:-$JDK_OUT}"
+[ -x "$jdk/bin/java" ] || die "no FlexHeap JDK at $jdk (run jdk/build.sh)"
+jar=$("$FLEXHEAP_ROOT/jdk/fetch-jtreg.sh")
+work="$FLEXHEAP_ROOT/build/jtreg-stress/$(basename "$jdk")"
+mkdir -p "$work"; rm -rf "$work/report"
+args=("$@"); [ ${#args[@]} -gt 0 ] || args=("$FLEXHEAP_ROOT/jdk/test/jtreg/gc/g1/flexheapstress")
+"$jdk/bin/java" -jar "$jar" -jdk:"$jdk" -conc:1 -agentvm -verbose:summary -timeoutFactor:"${FLEXHEAP_JTREG_TIMEOUT_FACTOR:-2}" \
+  -w:"$work/work" -r:"$work/report" "${args[@]}"
