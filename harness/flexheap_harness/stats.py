@@ -30,6 +30,12 @@ METRICS: dict[str, tuple[str, str, bool]] = {
     "refault_file": ("page-cache refaults", "pages", False),
 }
 PHASE_PREFIX = "qps:"
+# Per-phase latency and ingest rate (bench workload.json phases): the response-time p99
+# (from the scheduled arrival, M3/M4: coordinated omission included) when the phase has
+# one, else the service-time p99; documents indexed per second for ingest phases.
+P99_RESPONSE_PREFIX = "p99rsp:"
+P99_SERVICE_PREFIX = "p99svc:"
+DOCS_PREFIX = "docs:"
 
 
 def interleave(policies: Sequence[str], reps: int) -> list[tuple[int, str]]:
@@ -90,16 +96,35 @@ def metrics_of(summary: dict[str, Any]) -> dict[str, float]:
         v = summary.get(key)
         if isinstance(v, (int, float)):
             out[key] = float(v)
+    groups: dict[str, dict[str, float]] = {k: {} for k in (PHASE_PREFIX, DOCS_PREFIX, "p99")}
     for p in summary.get("phases", []) or []:
+        name = p.get("name")
+        if not name:
+            continue
         qps = p.get("throughput_qps")
-        if isinstance(qps, (int, float)) and p.get("name"):
-            out[PHASE_PREFIX + str(p["name"])] = float(qps)
+        if isinstance(qps, (int, float)):
+            groups[PHASE_PREFIX][PHASE_PREFIX + str(name)] = float(qps)
+        rsp = (p.get("response_ms") or {}).get("p99_ms") if isinstance(p.get("response_ms"), dict) else None
+        if isinstance(rsp, (int, float)):
+            groups["p99"][P99_RESPONSE_PREFIX + str(name)] = float(rsp)
+        elif isinstance(p.get("p99_ms"), (int, float)):
+            groups["p99"][P99_SERVICE_PREFIX + str(name)] = float(p["p99_ms"])
+        if isinstance(p.get("docs_per_s"), (int, float)):
+            groups[DOCS_PREFIX][DOCS_PREFIX + str(name)] = float(p["docs_per_s"])
+    for g in groups.values():  # all throughputs, then ingest rates, then p99s, each in phase order
+        out.update(g)
     return out
 
 
 def metric_info(metric: str) -> tuple[str, str, bool]:
     if metric.startswith(PHASE_PREFIX):
         return (f"throughput {metric[len(PHASE_PREFIX):]}", "q/s", True)
+    if metric.startswith(P99_RESPONSE_PREFIX):
+        return (f"p99 response {metric[len(P99_RESPONSE_PREFIX):]}", "ms", False)
+    if metric.startswith(P99_SERVICE_PREFIX):
+        return (f"p99 service {metric[len(P99_SERVICE_PREFIX):]}", "ms", False)
+    if metric.startswith(DOCS_PREFIX):
+        return (f"ingest {metric[len(DOCS_PREFIX):]}", "docs/s", True)
     return METRICS.get(metric, (metric, "", False))
 
 

@@ -48,3 +48,16 @@ def test_aggregate_medians_ratios_and_failures_excluded():
 def test_metrics_of_ignores_missing():
     m = metrics_of({"total_s": 3, "read_bytes": None, "phases": [{"name": "a"}]})
     assert m == {"total_s": 3.0}
+
+
+def test_phase_latency_and_ingest_metrics():
+    m = metrics_of({"phases": [
+        {"name": "M500k", "throughput_qps": 10, "p99_ms": 40.0},
+        {"name": "mixed", "throughput_qps": 5, "p99_ms": 30.0, "response_ms": {"p99_ms": 900.0}},
+        {"name": "ingest", "docs_per_s": 1234.0},
+    ]})
+    assert list(m.items()) == [("qps:M500k", 10.0), ("qps:mixed", 5.0), ("docs:ingest", 1234.0),
+                               ("p99svc:M500k", 40.0), ("p99rsp:mixed", 900.0)]
+    from flexheap_harness.stats import metric_info
+    assert metric_info("p99rsp:mixed") == ("p99 response mixed", "ms", False)
+    assert metric_info("docs:ingest") == ("ingest ingest", "docs/s", True)
