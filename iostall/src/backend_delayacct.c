@@ -33,8 +33,9 @@
 struct da_thread {
 	struct da_thread *next;
 	pid_t tid;
-	uint64_t base;	/* counter at registration */
+	uint64_t base;	/* counter at registration, plus dropped jumps */
 	uint64_t last;	/* counter at last read */
+	uint64_t seen;	/* CLOCK_MONOTONIC ns of the last read */
 };
 
 struct da_priv {
@@ -93,6 +94,17 @@ static void retire(struct da_priv *p, struct da_thread **pp)
 	p->count--;
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* A counter may gain at most this much more than the time that passed. */
+#define JUMP_SLACK_NS 10000000ull
+
 /*
  * Refresh one thread's last value. Returns 0, or -ESRCH after retiring a
  * thread that exited (or whose tid was reused: its counter went back).
@@ -100,24 +112,25 @@ static void retire(struct da_priv *p, struct da_thread **pp)
 static int refresh(struct da_priv *p, struct da_thread **pp)
 {
 	struct da_thread *t = *pp;
-	uint64_t now;
+	uint64_t now, at = mono_ns();
 
 	if (read_counter(p, t->tid, &now) || now < t->last) {
 		retire(p, pp);
 		return -ESRCH;
 	}
-	if (now > t->last)
+	/*
+	 * One thread cannot wait longer than the time that passed. The kernel
+	 * adds its whole uptime to a thread that was in an I/O wait when
+	 * kernel.task_delayacct went from 0 to 1 (the wait's start stamp is
+	 * 0): drop such a jump (into base) instead of counting it.
+	 */
+	if (now - t->last > 2 * (at - t->seen) + JUMP_SLACK_NS)
+		t->base += now - t->last;
+	else if (now > t->last)
 		__atomic_add_fetch(&p->total, now - t->last, __ATOMIC_RELAXED);
 	t->last = now;
+	t->seen = at;
 	return 0;
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
 /* One pass over all registered threads, one bucket per lock hold. */
@@ -220,6 +233,7 @@ static int da_reg(struct iostall *st, pid_t tid)
 	}
 	t->tid = tid;
 	t->base = t->last = now;
+	t->seen = mono_ns();
 	*pp = t;
 	p->count++;
 out:

@@ -20,6 +20,8 @@ struct io_job {
 	/* If set: after the reads, set io_done and wait while *hold, still registered. */
 	volatile int *hold;
 	volatile int io_done;
+	volatile pid_t tid;	/* the worker's tid, once it runs */
+	volatile int *gate;	/* if set: registered, wait while *gate, then read */
 	/* results */
 	uint64_t blocked_ns;	/* sum of clock_gettime around each read() */
 	uint64_t wall_ns;
@@ -39,6 +41,7 @@ static void *io_worker(void *arg)
 	void *buf;
 	int fd, i;
 
+	j->tid = tid;
 	/* Set-up outside the measured window: cgroup moves may sleep in D. */
 	if (posix_memalign(&buf, IO_BLK, IO_BLK)) {
 		j->err = -ENOMEM;
@@ -64,6 +67,8 @@ static void *io_worker(void *arg)
 			goto out_leave;
 		}
 	}
+	while (j->gate && __atomic_load_n(j->gate, __ATOMIC_ACQUIRE))
+		usleep(1000);
 	start = now_ns();
 	do {
 		off_t off = (off_t)(rnd(&seed) % blocks) * IO_BLK;

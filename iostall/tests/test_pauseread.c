@@ -4,7 +4,10 @@
  * makes no system call whatever the backend and however many threads are
  * registered (delayacct used to do one netlink round trip per thread), and
  * the delayacct total still follows the stall of a registered I/O thread
- * that has not been unregistered (its background refresh).
+ * that has not been unregistered (its background refresh). Last, the
+ * kernel's delay counter jumps by the whole uptime for a thread whose first
+ * I/O wait began while kernel.task_delayacct was 0 and ended after it was
+ * switched on: the library must not count that jump.
  *
  * "No system call" is checked with a seccomp filter on the reading thread
  * that traps every system call into a SIGSYS handler that counts it.
@@ -108,6 +111,63 @@ static void check_no_syscall(const char *bname, enum iostall_backend b, pid_t *t
 	iostall_close(r.st);
 }
 
+/*
+ * A registered I/O thread, made while delay accounting is on, begins its
+ * first I/O wait while it is off and ends it after it is on again: the
+ * wait's start stamp is 0, and the kernel adds the whole uptime.
+ */
+static void toggle_check(void)
+{
+	struct io_job j = { .secs = 1.0, .nst = 1 };
+	struct throttle thr;
+	char why[256], file[256], st[512], path[64];
+	uint64_t tot0, tot, lim;
+	int in_d = 0;
+	volatile int gate = 1;
+	pthread_t th;
+	int err;
+
+	j.st[0] = iostall_open(IOSTALL_DELAYACCT, why, sizeof(why));
+	if (!j.st[0]) {
+		report("FAIL", NAME, "delayacct: %s", why);
+		return;
+	}
+	err = make_uncached_file(file, sizeof(file), "pausetoggle", 64 << 20);
+	if (!err)
+		err = throttle_setup(&thr, file, 100, 0);
+	if (err) {
+		report("FAIL", NAME, "set-up: %s", strerror(-err));
+		unlink(file);
+		iostall_close(j.st[0]);
+		return;
+	}
+	j.file = file;
+	j.thr = &thr;
+	j.gate = &gate;
+	tot0 = iostall_total_ns(j.st[0]);
+	pthread_create(&th, NULL, io_worker, &j);
+	while (!j.tid)
+		usleep(1000);
+	usleep(50000);		/* registered, waiting at the gate */
+	delayacct_set(0);
+	gate = 0;
+	usleep(5000);		/* its first read is waiting */
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", j.tid);
+	if (!read_str(path, st, sizeof(st)) && strstr(st, ") D "))
+		in_d = 1;
+	delayacct_set(1);
+	pthread_join(th, NULL);
+	usleep(300000);
+	tot = iostall_total_ns(j.st[0]);
+	lim = 2 * j.wall_ns + 100000000ull;
+	report(!j.err && j.stall[0] >= 0 && (uint64_t)j.stall[0] <= lim && tot - tot0 <= lim ?
+	       "PASS" : "FAIL", NAME,
+	       "delayacct switched off as a registered I/O thread began its reads and on 5 ms later (worker %sin D then): stall %.1f ms, total %.1f ms, both <= %.0f ms (2x its %.1f ms of reads + 100 ms)",
+	       in_d ? "" : "not ", ms(j.stall[0]), ms(tot - tot0), ms(lim), ms(j.wall_ns));
+	throttled_job_cleanup(&thr, file);
+	iostall_close(j.st[0]);
+}
+
 int main(void)
 {
 	struct io_job j = { .secs = 1.0, .nst = 1 };
@@ -175,5 +235,6 @@ int main(void)
 	       ms(tot - tot0), ms(j.stall[0]), ms(j.blocked_ns), j.nreads, why);
 	throttled_job_cleanup(&thr, file);
 	iostall_close(j.st[0]);
+	toggle_check();
 	return test_exit();
 }
