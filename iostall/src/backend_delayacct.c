@@ -9,8 +9,8 @@
  *
  * Reading N threads costs N netlink round trips, so the reads happen off the
  * caller's path: a background thread refreshes every registered thread each
- * period (IOSTALL_DELAYACCT_REFRESH_MS, default 100 ms, stretched so that a
- * round takes at most 5% of the time) and adds what changed to a running
+ * period (IOSTALL_DELAYACCT_REFRESH_MS, default 100 ms, stretched so that its
+ * rounds use at most ~5% of one CPU) and adds what changed to a running
  * total. iostall_total_ns() is one atomic load: O(1) inside a GC pause, at
  * the price of being up to one period old.
  */
@@ -28,7 +28,7 @@
 
 #define NBUCKETS 1024
 #define REFRESH_MS_DEFAULT 100
-#define REFRESH_MAX_SHARE 20	/* sleep >= 20 x the round's duration */
+#define REFRESH_MAX_SHARE 20	/* sleep >= 20 x the round's CPU time */
 
 struct da_thread {
 	struct da_thread *next;
@@ -149,22 +149,35 @@ static void refresh_all(struct da_priv *p)
 	}
 }
 
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
 static void *refresher(void *arg)
 {
 	struct da_priv *p = arg;
 	struct timespec until;
-	uint64_t t0, took, sleep_ns;
+	uint64_t t0, c0, cpu, sleep_ns;
 
 	pthread_mutex_lock(&p->lock);
 	while (!p->stop) {
 		pthread_mutex_unlock(&p->lock);
-		t0 = mono_ns();
+		c0 = thread_cpu_ns();
 		refresh_all(p);
-		took = mono_ns() - t0;
+		cpu = thread_cpu_ns() - c0;
+		/*
+		 * Stretch by the round's own CPU time (netlink work is ours), not
+		 * its wall time: on a busy machine the wall time grows with the
+		 * run queue, and exited threads would wait long for cleanup.
+		 */
 		sleep_ns = (uint64_t)p->period_ms * 1000000ull;
-		if (sleep_ns < took * REFRESH_MAX_SHARE)
-			sleep_ns = took * REFRESH_MAX_SHARE;
-		t0 += took + sleep_ns;
+		if (sleep_ns < cpu * REFRESH_MAX_SHARE)
+			sleep_ns = cpu * REFRESH_MAX_SHARE;
+		t0 = mono_ns() + sleep_ns;
 		until.tv_sec = t0 / 1000000000ull;
 		until.tv_nsec = t0 % 1000000000ull;
 		pthread_mutex_lock(&p->lock);
