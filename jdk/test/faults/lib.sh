@@ -1,3 +1,22 @@
+# Copyright (c) 2026, FlexHeap contributors. All rights reserved.
+# DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+#
+# This code is free software; you can redistribute it and/or modify it
+# under the terms of the GNU General Public License version 2 only, as
+# published by the Free Software Foundation.  The FlexHeap contributors
+# designate this particular file as subject to the "Classpath" exception
+# as provided by Oracle in the LICENSE file that accompanied this code.
+#
+# This code is distributed in the hope that it will be useful, but WITHOUT
+# ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+# FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+# version 2 for more details (a copy is included in the LICENSE file that
+# accompanied this code).
+#
+# You should have received a copy of the GNU General Public License version
+# 2 along with this work; if not, write to the Free Software Foundation,
+# Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+#
 # Shared helpers of FlexHeap's fault, container and stress scripts (sourced).
 # A case runs one JVM in its own directory with -XX:ErrorFile there, so a crash
 # anywhere leaves an hs_err file the checks find. Counters: PASS, FAIL, SKIP.
@@ -14,7 +33,9 @@ t_prepare() {
   mkdir -p "$T_CLASSES"
   local src="$FLEXHEAP_ROOT/jdk/test/faults/FlexHeapWorkload.java"
   if [ ! -f "$T_CLASSES/FlexHeapWorkload.class" ] || [ "$src" -nt "$T_CLASSES/FlexHeapWorkload.class" ]; then
-    "$JDK/bin/javac" -d "$T_CLASSES" "$src" || die "cannot compile $src"
+    # (quiet: ExtendedOpenOption.DIRECT draws an "internal proprietary API" warning)
+    "$JDK/bin/javac" -XDsuppressNotes -nowarn -d "$T_CLASSES" "$src" > "$T_WORK/javac.log" 2>&1 \
+      || { cat "$T_WORK/javac.log" >&2; die "cannot compile $src"; }
   fi
 }
 
