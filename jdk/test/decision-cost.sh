@@ -39,7 +39,7 @@ for backend in bpf delayacct none; do
     nice -n 10 "$jdk/bin/java" -XX:+UseFlexHeap -XX:FlexHeapIOStallBackend="$backend" -Xms64m -Xmx256m \
       -Xss256k -Xlog:gc+flexheap=debug:file="$log" -cp "$work" DecisionCostLoad "$n" "$secs" \
       "${FLEXHEAP_BENCH_FILE:-/var/tmp/flexheap-decision-cost.dat}" > /dev/null 2>&1 || { echo "$backend $n: run failed"; continue; }
-    used=$(grep -o 'I/O stall source: [a-z]*' "$log" | awk '{print $4}' | head -1)
+    used=$(grep -o "I/O stall source: [a-z]*" "$log" | awk "{print \$4}" | head -1 || true)
     python3 - "$log" "$backend" "$n" "${used:-none}" <<'PY'
 import re, statistics, sys
 log, backend, n, used = sys.argv[1:]

@@ -21,8 +21,8 @@
  */
 
 /*
- * Part of FlexHeap's benchmarks (jdk/test/decision-cost.sh): N threads that sleep or read a file in
- * short blocking calls, and a main thread that allocates, so that young GCs (decision points) come at a
+ * Part of FlexHeap's benchmarks (jdk/test/decision-cost.sh): N threads that read a file block and sleep
+ * (about 1000 reads per second in all), and a main thread that allocates, so that young GCs (decision points) come at a
  * steady pace while N Java threads are registered for stall accounting.
  * Usage: DecisionCostLoad <threads> <seconds> <file>
  */
@@ -40,6 +40,8 @@ public class DecisionCostLoad {
         double seconds = Double.parseDouble(args[1]);
         Path file = Paths.get(args[2]);
         FlexHeapPhases.ensureFile(file, 64L << 20);
+        // About 1000 wake-ups per second in all, so that the allocating main thread keeps a core.
+        final long pause = Math.max(20, n);
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             final int seed = i;
@@ -50,7 +52,7 @@ public class DecisionCostLoad {
                     while (!done) {
                         b.clear();
                         ch.read(b, (long) r.nextInt(16384) * 4096);
-                        Thread.sleep(20);
+                        Thread.sleep(pause);
                     }
                 } catch (Exception e) {
                     throw new RuntimeException(e);
