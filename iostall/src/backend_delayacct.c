@@ -10,7 +10,7 @@
  * Reading N threads costs N netlink round trips, so the reads happen off the
  * caller's path: a background thread refreshes every registered thread each
  * period (IOSTALL_DELAYACCT_REFRESH_MS, default 100 ms, stretched so that its
- * rounds use at most ~5% of one CPU) and adds what changed to a running
+ * rounds use at most ~2% of one CPU) and adds what changed to a running
  * total. iostall_total_ns() is one atomic load: O(1) inside a GC pause, at
  * the price of being up to one period old.
  */
@@ -28,7 +28,7 @@
 
 #define NBUCKETS 1024
 #define REFRESH_MS_DEFAULT 100
-#define REFRESH_MAX_SHARE 20	/* sleep >= 20 x the round's CPU time */
+#define REFRESH_MAX_SHARE 50	/* sleep >= 50 x the round's CPU time */
 
 struct da_thread {
 	struct da_thread *next;
