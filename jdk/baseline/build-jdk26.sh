@@ -4,7 +4,11 @@
 #   source: Debian's openjdk-26 source package 26.0.2.1+1-1 (sid) through the
 #           same private apt configuration as jdk/fetch-source.sh; only the
 #           upstream .orig.tar.xz is used (no debian/patches), sha256-pinned in
-#           jdk/baseline/openjdk-26.sha256.
+#           jdk/baseline/openjdk-26.sha256. That tarball is Debian's repack: its
+#           Files-Excluded drops bundled third-party code (zlib, libjpeg, giflib,
+#           libpng, the pcsc-lite headers in libj2pcsc/MUSCLE), so the build uses
+#           the system libraries instead (--with-*=system; MUSCLE/ is restored as
+#           links to libpcsclite-dev's headers). No JDK code is changed.
 #   build:  make images, release, into $FLEXHEAP_CACHE/build/jdk26 (never our
 #           own build dir or lock), installed to $FLEXHEAP_CACHE/baseline/jdk-26
 #           (or $FLEXHEAP_JDK26_OUT) with a stamp: a second run is a no-op.
@@ -32,6 +36,7 @@ STAMP="$JDK26_OUT/.flexheap-baseline-stamp"
 conf_args=(--with-boot-jdk="$JDK26_BOOT" --enable-headless-only --with-debug-level=release
   --with-native-debug-symbols=none --enable-ccache --disable-warnings-as-errors
   --with-jvm-variants=server --with-jvm-features=-zgc,-shenandoahgc,-epsilongc,-jvmci
+  --with-zlib=system --with-libjpeg=system --with-giflib=system --with-libpng=system
   --with-version-string="$JDK26_VERSION" --with-jobs="$JDK26_JOBS")
 key=$(printf '%s\n' "$JDK26_VERSION" "$(awk '{print $1; exit}' "$JDK26_SHA256_FILE")" \
   "${conf_args[@]}" | sha256sum | cut -c1-16)
@@ -83,7 +88,18 @@ if [ "${1:-}" = "--fetch-only" ]; then echo "$JDK26_SRC"; exit 0; fi
 "$FLEXHEAP_ROOT/tools/apt-install-missing.sh" "JDK 26 build" \
   autoconf make zip unzip file ccache xz-utils g++ \
   libasound2-dev libcups2-dev libfontconfig1-dev libfreetype-dev libx11-dev libxext-dev \
-  libxrender-dev libxrandr-dev libxtst-dev libxt-dev
+  libxrender-dev libxrandr-dev libxtst-dev libxt-dev \
+  zlib1g-dev libjpeg-dev libgif-dev libpng-dev libpcsclite-dev
+# Debian's repack removed the pcsc-lite headers OpenJDK bundles for libj2pcsc
+# (which dlopen()s libpcsclite at run time); put the system's in their place.
+muscle="$JDK26_SRC/src/java.smartcardio/unix/native/libj2pcsc/MUSCLE"
+if [ ! -f "$muscle/winscard.h" ]; then
+  mkdir -p "$muscle"
+  for h in pcsclite.h winscard.h wintypes.h; do
+    [ -f "/usr/include/PCSC/$h" ] || die "no /usr/include/PCSC/$h (package libpcsclite-dev)"
+    ln -sf "/usr/include/PCSC/$h" "$muscle/$h"
+  done
+fi
 # A ccache of its own: the FlexHeap JDK's cache is not evicted by this build.
 export CCACHE_DIR="${FLEXHEAP_JDK26_CCACHE_DIR:-$FLEXHEAP_CACHE/ccache-jdk26}"
 mkdir -p "$CCACHE_DIR"; ccache -M 4G >/dev/null
