@@ -23,7 +23,18 @@
 . "$(dirname "${BASH_SOURCE[0]}")/../../common.sh"
 JDK="${FLEXHEAP_JDK:-$JDK_OUT}"
 JAVA="$JDK/bin/java"
-PASS=0 FAIL=0 SKIP=0 FAILED=()
+PASS=0 FAIL=0 SKIP=0 XFAIL=0 FAILED=()
+# Cases that wait on a fix: "name  reason" lines in $T_PENDING. Their failure is
+# reported as XFAIL and does not fail the suite; when one passes, XPASS says so.
+declare -A PENDING=()
+t_load_pending() {
+  local name reason
+  [ -f "$1" ] || return 0
+  while read -r name reason; do
+    [[ -z $name || $name == \#* ]] && continue
+    PENDING[$name]=$reason
+  done < "$1"
+}
 T_WORK="${T_WORK:-$FLEXHEAP_ROOT/build/test-faults}"
 T_CLASSES="$T_WORK/classes"
 
@@ -56,9 +67,16 @@ t_run() {
   set -e
 }
 
-t_pass() { PASS=$((PASS + 1)); echo "PASS $1${2:+: $2}"; }
+t_pass() {
+  PASS=$((PASS + 1)); echo "PASS $1${2:+: $2}"
+  [ -z "${PENDING[$1]:-}" ] || echo "XPASS $1 is listed as pending (${PENDING[$1]}): remove it from the list"
+}
 t_fail() {
-  FAIL=$((FAIL + 1)); FAILED+=("$1"); echo "FAIL $1: $2"
+  if [ -n "${PENDING[$1]:-}" ]; then
+    XFAIL=$((XFAIL + 1)); echo "XFAIL $1: $2  [pending: ${PENDING[$1]}]"
+  else
+    FAIL=$((FAIL + 1)); FAILED+=("$1"); echo "FAIL $1: $2"
+  fi
   [ -n "${T_OUT:-}" ] && [ -f "$T_OUT" ] && { echo "  \$ $(cat "$T_DIR/cmd")"; tail -n 12 "$T_OUT" | sed 's/^/  | /'; }
   return 0
 }
@@ -125,7 +143,7 @@ t_cleanup_cgroups() {
 }
 
 t_summary() {  # t_summary SUITE
-  echo "$1: $PASS passed, $FAIL failed, $SKIP skipped"
+  echo "$1: $PASS passed, $FAIL failed, $SKIP skipped, $XFAIL pending (known failures waiting on a fix)"
   [ "$FAIL" -eq 0 ] || echo "$1 failed: ${FAILED[*]}"
   [ "$FAIL" -eq 0 ]
 }
