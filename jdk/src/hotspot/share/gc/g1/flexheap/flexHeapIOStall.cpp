@@ -26,6 +26,7 @@
 #include "jvm_io.h"
 #include "logging/log.hpp"
 #include "runtime/arguments.hpp"
+#include "runtime/atomic.hpp"
 #include "runtime/globals.hpp"
 #include "runtime/os.hpp"
 
@@ -49,7 +50,7 @@ static enum iostall_backend backend_from_name(const char* name) {
 }
 
 FlexHeapIOStall::FlexHeapIOStall() :
-  _handle(nullptr), _backend("none"),
+  _handle(nullptr), _backend("none"), _register_failures(0),
   _register(nullptr), _unregister(nullptr), _total_ns(nullptr) {
   jio_snprintf(_reason, sizeof(_reason), "not initialized");
   open();
@@ -116,7 +117,14 @@ void FlexHeapIOStall::register_thread(pid_t tid) {
   if (_handle != nullptr) {
     int rc = _register(_handle, tid);
     if (rc != 0) {
-      log_debug(gc, flexheap)("iostall: cannot track thread %d (%d)", (int)tid, rc);
+      // Said once: C_io then misses those threads' stalls. Each one at debug level.
+      if (Atomic::add(&_register_failures, 1u) == 1) {
+        log_warning(gc, flexheap)("iostall (%s) cannot track thread %d (error %d): the I/O stall of threads it "
+                                  "cannot track is not counted; further failures only with -Xlog:gc+flexheap=debug",
+                                  _backend, (int)tid, rc);
+      } else {
+        log_debug(gc, flexheap)("iostall: cannot track thread %d (%d)", (int)tid, rc);
+      }
     }
   }
 }

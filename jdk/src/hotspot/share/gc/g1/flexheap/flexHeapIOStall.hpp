@@ -39,6 +39,7 @@ class FlexHeapIOStall : public CHeapObj<mtGC> {
   struct iostall* _handle;      // the iostall instance, null if unavailable
   const char* _backend;
   char _reason[256];
+  volatile uint _register_failures;
   tid_fn _register;
   tid_fn _unregister;
   total_ns_fn _total_ns;
