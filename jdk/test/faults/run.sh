@@ -139,20 +139,26 @@ if want tiny-budget; then
     t_cgroup "tiny$mb" $((mb << 20))
     echo 0 > "$T_CG/memory.swappiness" 2>/dev/null || true
     into=(sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$T_CG")
-    t_run "tiny-budget-${mb}m-stock" "${into[@]}" -- -XX:+UseG1GC FlexHeapWorkload alloc 2 8
+    live=$((mb * 5 / 32))   # ~60% of stock G1's default max heap (25% of the budget): barely fits for stock
+    t_run "tiny-budget-${mb}m-stock" "${into[@]}" -- -XX:+UseG1GC FlexHeapWorkload alloc 3 $live
     stock_ok=0; [ "$T_RC" -eq 0 ] && grep -q "WORKLOAD OK" "$T_OUT" && stock_ok=1
-    stock_rc=$T_RC
-    t_run "tiny-budget-${mb}m" "${into[@]}" -- "${FH[@]}" FlexHeapWorkload alloc 2 8
+    stock_rc=$T_RC; stock_peak=$(( $(cat "$T_CG/memory.max_usage_in_bytes") >> 20 ))
+    echo 0 > "$T_CG/memory.max_usage_in_bytes"
+    t_run "tiny-budget-${mb}m" "${into[@]}" -- "${FH[@]}" FlexHeapWorkload alloc 3 $live
+    peak=$(( $(cat "$T_CG/memory.max_usage_in_bytes") >> 20 )); kills=$(awk '/^oom_kill /{print $2}' "$T_CG/memory.oom_control")
+    note="live ${live} MB; peak cgroup usage: stock ${stock_peak} MB, FlexHeap ${peak} MB of ${mb}; OOM kills ${kills:-0}"
     if [ $stock_ok -eq 1 ]; then
       if [ "$T_RC" -eq 1 ] && [ -z "$(t_crash)" ] && ! grep -q "WORKLOAD OK" "$T_OUT"; then
         t_pass "tiny-budget-${mb}m" "refused cleanly: $(grep -m1 -iE 'error|budget|limit|small' "$T_OUT" | cut -c1-120)"
+      elif [ "$T_RC" -eq 0 ] && grep -q "WORKLOAD OK" "$T_OUT"; then
+        t_pass "tiny-budget-${mb}m" "$note"
       else
-        t_expect_works "tiny-budget-${mb}m"
+        t_fail "tiny-budget-${mb}m" "stock G1 runs it, FlexHeap: exit $T_RC $(t_crash); $note"
       fi
     else
       why=$(t_crash)
-      [ -z "$why" ] && t_pass "tiny-budget-${mb}m" "stock G1 fails too (exit $stock_rc); FlexHeap exit $T_RC, no crash" \
-                    || t_fail "tiny-budget-${mb}m" "stock G1 fails too (exit $stock_rc), but FlexHeap: $why"
+      [ -z "$why" ] && t_pass "tiny-budget-${mb}m" "stock G1 fails too (exit $stock_rc); FlexHeap exit $T_RC, no crash; $note" \
+                    || t_fail "tiny-budget-${mb}m" "stock G1 fails too (exit $stock_rc), but FlexHeap: $why; $note"
     fi
   done
 fi
