@@ -49,6 +49,15 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 1
 fi
 
+# One suite at a time (a concurrent one would rebuild under us and flip
+# kernel.task_delayacct in test 6), and nobody else switching that sysctl
+# meanwhile: scripts that switch it take the same lock around the switch.
+LOCK=${FLEXHEAP_DELAYACCT_LOCK:-/run/lock/flexheap-task-delayacct.lock}
+exec 9>"$LOCK"
+if ! flock -w 300 9; then
+	echo "note: $LOCK still held after 300 s; running anyway"
+fi
+
 # Keep the machine's setting whatever happens to the tests.
 DA=/proc/sys/kernel/task_delayacct
 da_orig=$(cat $DA 2>/dev/null || echo "")
