@@ -88,9 +88,11 @@ __u64 exit_removed = 0;
 __u32 maybe_tracked[IOSTALL_FILTER_MASK + 1] = {};
 /*
  * inflight entries per host-tid slot, kept by the probe: every switch-in
- * reads one array slot and, almost always, stops there.
+ * reads one array slot and, almost always, stops there. Small (4 KiB), so
+ * the slots that switching tasks hit stay in cache; a collision only costs
+ * a hash lookup.
  */
-__u32 pending[IOSTALL_FILTER_MASK + 1] = {};
+__u32 pending[IOSTALL_PENDING_MASK + 1] = {};
 
 /* Kernels before 5.14 call the state field "state" (a long). */
 struct task_struct___pre514 {
@@ -148,13 +150,13 @@ int BPF_PROG(iostall_switch, bool preempt, struct task_struct *prev,
 				nf.start_ns = ts;
 				nf.key = key;
 				if (!bpf_map_update_elem(&inflight, &tid, &nf, BPF_NOEXIST))
-					__sync_fetch_and_add(&pending[tid & IOSTALL_FILTER_MASK], 1);
+					__sync_fetch_and_add(&pending[tid & IOSTALL_PENDING_MASK], 1);
 			}
 		}
 	}
 
 	tid = next->pid;
-	if (!pending[tid & IOSTALL_FILTER_MASK])
+	if (!pending[tid & IOSTALL_PENDING_MASK])
 		return 0;
 	f = bpf_map_lookup_elem(&inflight, &tid);
 	if (!f)
@@ -165,7 +167,7 @@ int BPF_PROG(iostall_switch, bool preempt, struct task_struct *prev,
 	key = f->key;
 	if (bpf_map_delete_elem(&inflight, &tid))
 		return 0;
-	__sync_fetch_and_add(&pending[tid & IOSTALL_FILTER_MASK], -1);
+	__sync_fetch_and_add(&pending[tid & IOSTALL_PENDING_MASK], -1);
 	/* Unregistered meanwhile: its time is dropped, as the API says. */
 	e = bpf_map_lookup_elem(&tracked, &key);
 	if (e) {
@@ -181,9 +183,9 @@ int BPF_PROG(iostall_exit, struct task_struct *p)
 {
 	__u32 key, tid = p->pid;
 
-	if (pending[tid & IOSTALL_FILTER_MASK] &&
+	if (pending[tid & IOSTALL_PENDING_MASK] &&
 	    bpf_map_delete_elem(&inflight, &tid) == 0)
-		__sync_fetch_and_add(&pending[tid & IOSTALL_FILTER_MASK], -1);
+		__sync_fetch_and_add(&pending[tid & IOSTALL_PENDING_MASK], -1);
 	key = current_key(p);
 	if (!key || !maybe_tracked[key & IOSTALL_FILTER_MASK])
 		return 0;

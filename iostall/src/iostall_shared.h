@@ -31,6 +31,9 @@
 /* Slots of the maybe_tracked filter, minus one (a power of two). */
 #define IOSTALL_FILTER_MASK 0xffff
 
+/* Slots of the probe's pending (in-flight stamps) filter, minus one. */
+#define IOSTALL_PENDING_MASK 0x3ff
+
 struct iostall_entry {
 	__u64 total_ns;	/* D-state ns accrued since registration */
 };
