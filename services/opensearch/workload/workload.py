@@ -68,5 +68,28 @@ class QuerySource:
                 "request-params": {"request_cache": "false"}}
 
 
+def _fix_progress_of_tasks_completed_by_another():
+    """opensearch-benchmark 2.4.0 records a task ended by 'completed-by' with progress 1.0
+    instead of (1.0, '%'), and its worker then crashes on progress[1] ('float' object is not
+    subscriptable), at random in the ingest-search phase. Samples get the tuple form here;
+    nothing else of the benchmark changes."""
+    try:
+        from osbenchmark.worker_coordinator import worker_coordinator as wc
+    except ImportError:
+        return
+    original = wc.Sample.__init__
+    if getattr(original, "flexheap_fixed", False):
+        return
+
+    def init(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        if isinstance(self.task_progress, (int, float)):
+            self.task_progress = (float(self.task_progress), "%")
+
+    init.flexheap_fixed = True
+    wc.Sample.__init__ = init
+
+
 def register(registry):
+    _fix_progress_of_tasks_completed_by_another()
     registry.register_param_source("fh-query", QuerySource)
