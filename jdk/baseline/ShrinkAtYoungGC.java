@@ -22,12 +22,13 @@
 
 /*
  * A 20-second G1 program for jdk/baseline/check-jdk26.sh: 6 s with a large live
- * set and a high allocation rate (the heap grows), then 14 s with almost nothing
- * live and a steady allocation rate (GC CPU use is tiny). OpenJDK 26's G1
- * shrinks the heap at young GCs in the second phase; OpenJDK 25's G1 resizes only
- * at remark and full GCs, so its committed heap stays where phase 1 left it.
+ * set (300 MB by default) and a high allocation rate (the heap grows), then 14 s
+ * with almost nothing live and a steady allocation rate (GC CPU use is tiny).
+ * OpenJDK 26's G1 shrinks the heap at young GCs in the second phase when its GC
+ * CPU use stays below the GCTimeRatio target; OpenJDK 25's G1 shrinks only at
+ * remark and full GCs (by MaxHeapFreeRatio), never at a young pause.
  *
- * Usage: java ShrinkAtYoungGC.java [seconds]   (default 20)
+ * Usage: java ShrinkAtYoungGC.java [seconds [live-MB]]   (default 20 s, 300 MB)
  */
 import java.util.ArrayDeque;
 
@@ -36,14 +37,15 @@ public class ShrinkAtYoungGC {
 
     public static void main(String[] args) throws InterruptedException {
         double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 20.0;
+        int liveMb = args.length > 1 ? Integer.parseInt(args[1]) : 300;
         long start = System.nanoTime();
         long growEnd = start + (long) (seconds * 0.3e9);
         long end = start + (long) (seconds * 1e9);
 
-        // Phase 1: keep ~300 MB live in 64 KB arrays (FIFO), churn 1 KB garbage.
+        // Phase 1: keep liveMb live in 64 KB arrays (FIFO), churn 1 KB garbage.
         ArrayDeque<byte[]> live = new ArrayDeque<>();
         final int chunk = 64 << 10;
-        final int liveChunks = (300 << 20) / chunk;
+        final int liveChunks = (liveMb << 20) / chunk;
         while (System.nanoTime() < growEnd) {
             live.addLast(new byte[chunk]);
             if (live.size() > liveChunks) {
