@@ -102,7 +102,7 @@ def find_jdk(explicit: str | None = None, allow_fallback: bool = True) -> tuple[
 # ---------------------------------------------------------------- the stock OpenJDK 26 baseline
 
 JDK26_BUILD_COMMAND = "bash jdk/baseline/build-jdk26.sh"
-JDK26_BUILD_TIME = "a full OpenJDK image: about 60-90 min on 2 busy cores, once; then cached"
+JDK26_BUILD_TIME = "a full OpenJDK image, about 70 min on 2 busy cores, once"
 
 
 class MissingJdkError(ValueError):
@@ -140,7 +140,7 @@ def find_jdk26() -> Jdk:
     if not (home / "bin" / "java").exists():
         raise MissingJdkError(
             f"the stock OpenJDK 26 baseline is not built: no {home}/bin/java ({source}). "
-            f"Build it with: {JDK26_BUILD_COMMAND} ({JDK26_BUILD_TIME} in "
+            f"Build it with: {JDK26_BUILD_COMMAND} ({JDK26_BUILD_TIME}; it installs to "
             f"{flexheap_cache() / 'baseline' / 'jdk-26'}), or set FLEXHEAP_JDK26 to a JDK 26 home."
         )
     version = release_version(home)
