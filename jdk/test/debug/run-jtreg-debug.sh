@@ -21,21 +21,27 @@
 #
 # FlexHeap's own jtreg tests on the fastdebug JVM (HotSpot's asserts on), with
 # heap verification before and after every GC in every JVM the tests start.
-# Usage: jdk/test/debug/run-jtreg-debug.sh [--no-verify] [tests...]
+# Usage: jdk/test/debug/run-jtreg-debug.sh [--release] [--no-verify] [tests...]
+#   --release: heap verification on the release JDK (build/flexheap-jdk; no asserts), e.g.
+#              while no fastdebug build exists
 #   default tests: jdk/test/jtreg/gc/g1/flexheap (ours) and gc/g1/flexheapstress
 # The verification flags reach the child JVMs the tests launch through
 # JAVA_TOOL_OPTIONS (jtreg -e), since our tests start their own child JVMs.
 set -euo pipefail
 . "$(dirname "$0")/../../common.sh"
 jdk="${FLEXHEAP_DEBUG_JDK:-$FLEXHEAP_ROOT/build/flexheap-jdk-fastdebug}"
-[ -x "$jdk/bin/java" ] || die "no fastdebug FlexHeap JDK at $jdk (FLEXHEAP_DEBUG_LEVEL=fastdebug jdk/build.sh)"
-"$jdk/bin/java" -version 2>&1 | grep -q fastdebug || die "$jdk is not a fastdebug JVM"
+if [ "${1:-}" = --release ]; then jdk="$JDK_OUT"; shift
+else
+  [ -x "$jdk/bin/java" ] || die "no fastdebug FlexHeap JDK at $jdk (FLEXHEAP_DEBUG_LEVEL=fastdebug jdk/build.sh)"
+  "$jdk/bin/java" -version 2>&1 | grep -q fastdebug || die "$jdk is not a fastdebug JVM"
+fi
+[ -x "$jdk/bin/java" ] || die "no JDK at $jdk"
 verify="-XX:+UnlockDiagnosticVMOptions -XX:+VerifyBeforeGC -XX:+VerifyAfterGC"
 if [ "${1:-}" = --no-verify ]; then verify=""; shift; fi
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=("$FLEXHEAP_ROOT/jdk/test/jtreg/gc/g1/flexheap" "$FLEXHEAP_ROOT/jdk/test/jtreg/gc/g1/flexheapstress")
 jar=$("$FLEXHEAP_ROOT/jdk/fetch-jtreg.sh")
-work="$FLEXHEAP_ROOT/build/jtreg-fastdebug"
+work="$FLEXHEAP_ROOT/build/jtreg-verify/$(basename "$jdk")"
 mkdir -p "$work"; rm -rf "$work/report"
 env_args=(); [ -z "$verify" ] || env_args=(-e:JAVA_TOOL_OPTIONS="$verify")
 log "jtreg on $jdk${verify:+ with $verify}"
