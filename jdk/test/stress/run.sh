@@ -20,7 +20,7 @@
 # Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
 #
 # FlexHeap stress tests (issue 11), jtreg tests in jdk/test/jtreg/gc/g1/flexheapstress:
-#   TestFlexHeapSpikeAfterIO       allocation spike to 82% of -Xmx right after an I/O phase shrank the heap
+#   TestFlexHeapSpikeAfterIO       allocation spike to 380 of 512 MB right after an I/O phase shrank the heap
 #   TestFlexHeapHumongousShrink    humongous allocations while shrinking
 #   TestFlexHeapThreadChurn        10,000 threads start and exit; registry and iostall entries stay bounded
 #   TestFlexHeapAlternatingPhases  alternating phases: committed within [-Xms, -Xmx], reversals bounded
