@@ -115,13 +115,13 @@ nice -n "${FLEXHEAP_NICE:-10}" "$jdk/bin/java" -jar "$jar" -jdk:"$jdk" -conc:"${
   -w:"$work/work" -r:"$work/report" "${extra[@]}" "${tests[@]}" > "$work/jtreg.out" 2>&1
 rc=$?
 set -e
-summary="$work/report/text/summary.txt"
-[ -f "$summary" ] || { tail -30 "$work/jtreg.out" >&2; die "jtreg produced no summary (exit $rc)"; }
-passed=$(grep -c ' Passed\.' "$summary" || true)
-failed=$(grep -c ' Failed\.' "$summary" || true)
-errors=$(grep -c ' Error\.' "$summary" || true)
-skipped=$(grep -Ec ' (Passed\. Skipped|Skipped)' "$summary" || true)
-grep -E ' (Failed|Error)\.' "$summary" | sed 's/^/  FAIL /' || true
-echo "openjdk-tests config=$config subset=$subset: passed=$passed failed=$failed error=$errors (passed includes $skipped skipped) in $((SECONDS - start))s"
-echo "  jtreg: $(grep -m1 '^Test results:' "$work/jtreg.out" || echo '?')  [report: $work/report]"
+# Counts from jtreg's own totals of this run (report/text/summary.txt also lists
+# results of earlier runs kept in the work directory).
+totals=$(grep -m1 '^Test results:' "$work/jtreg.out" || true)
+[ -n "$totals" ] || { tail -30 "$work/jtreg.out" >&2; die "jtreg printed no totals (exit $rc)"; }
+num() { local n; n=$(sed -n "s/.*[ ;:]$1: \([0-9]*\).*/\1/p" <<<"$totals" | head -1); echo "${n:-0}"; }
+passed=$(num passed) failed=$(num failed) errors=$(num error) skipped=$(num skipped)
+grep -E '^(FAILED|Error): ' "$work/jtreg.out" | grep -v '^Error: Some tests' | sed 's/^/  /' || true
+echo "openjdk-tests config=$config subset=$subset: passed=$passed failed=$failed error=$errors skipped=$skipped in $((SECONDS - start))s"
+echo "  jtreg: $totals  [report: $work/report]"
 [ "$failed" -eq 0 ] && [ "$errors" -eq 0 ] && [ "$passed" -gt 0 ]
