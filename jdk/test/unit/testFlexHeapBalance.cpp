@@ -165,13 +165,17 @@ struct SyntheticJvm {
   size_t max_capacity;
   size_t min_capacity;
   size_t eden_regions;
+  bool   allocation;    // young pauses triggered by allocation
+  bool   started;       // false until the first pause: the heap was empty before it
 
   size_t headroom() const { return committed - used_after; }
+  // The heap was empty before the first pause: its GC cost came from all of it.
+  size_t gc_headroom() const { return started ? headroom() : committed; }
   size_t cache() const { return flexible > headroom() ? flexible - headroom() : MiB; }
 
   FlexHeapSample interval(double wall) const {
     FlexHeapSample s = FlexHeapSample();
-    double gc_rate = a / (double)headroom();
+    double gc_rate = a / (double)gc_headroom();
     double io_rate = io_fixed + b / (double)cache();
     s.t_stw = gc_rate * wall / 2.0;      // C_stw = t_stw * min(N, M) = gc_rate * wall
     s.t_mut = wall - s.t_stw;
@@ -191,11 +195,13 @@ struct SyntheticJvm {
     s.cache_signals = true;
     s.read_bytes = 1000.0;
     s.refault_bytes = 1000.0 * refault_share_of_read;
+    s.allocation_pause = allocation;
     return s;
   }
 
   FlexHeapDecision step(FlexHeapController& c, double wall = 1.0) {
     FlexHeapSample s = interval(wall);
+    started = true;
     FlexHeapDecision d = c.decide(s);
     if (d.action == FlexHeapAction::Grow) {
       committed += d.bytes;
@@ -209,6 +215,11 @@ struct SyntheticJvm {
   }
 };
 
+// jvm() specifies the GC share at the 200 MiB headroom after a GC; the first
+// interval ran on the whole 300 MiB heap, so it measures 2/3 of it. A share
+// the first decision is to see: first_interval(share).
+static double first_interval(double share) { return share * 300.0 / 200.0; }
+
 static SyntheticJvm jvm(double gc_share_at_start, double io_share_at_start, double refault_share) {
   SyntheticJvm j;
   j.committed = 300 * MiB;
@@ -217,6 +228,8 @@ static SyntheticJvm jvm(double gc_share_at_start, double io_share_at_start, doub
   j.max_capacity = 1100 * MiB;
   j.min_capacity = 8 * MiB;
   j.eden_regions = 8;
+  j.allocation = true;
+  j.started = false;
   j.a = gc_share_at_start * 2.0 * 200.0 * MiB;
   j.b = io_share_at_start * 2.0 * 800.0 * MiB;
   j.io_fixed = 0.0;
@@ -225,19 +238,40 @@ static SyntheticJvm jvm(double gc_share_at_start, double io_share_at_start, doub
   return j;
 }
 
-TEST(FlexHeapBalanceController, FirstIntervalWarmsUp) {
+TEST(FlexHeapBalanceController, FirstIntervalCountsWithTheInitialHeapAsHeadroom) {
+  // An idle JVM's first pause (a periodic GC after 7 s): the long GC-free
+  // interval before it says the heap is larger than needed.
   FlexHeapController c(balance_config());
-  SyntheticJvm j = jvm(0.10, 0.0, 0.0);
-  FlexHeapDecision d = j.step(c);
-  EXPECT_STREQ("warmup", d.reason);
-  EXPECT_EQ(FlexHeapAction::None, d.action);
+  SyntheticJvm j = jvm(0.001, 0.0, 0.0);
+  j.io_available = false;
+  j.allocation = false;
+  FlexHeapDecision d = j.step(c, 7.0);
+  EXPECT_STREQ("gcGoal,shrink", d.reason);
+  EXPECT_EQ(FlexHeapAction::Shrink, d.action);
+}
+
+TEST(FlexHeapBalanceController, GrowsOnlyAtAllocationPauses) {
+  // The same GC pressure at a pause allocation did not trigger (System.gc(),
+  // a periodic or proactive GC, Remark, a full GC) holds the heap.
+  for (bool alloc : { true, false }) {
+    FlexHeapController c(balance_config());
+    SyntheticJvm j = jvm(0.10, 0.0, 0.0);
+    j.io_available = false;
+    j.allocation = alloc;
+    FlexHeapDecision d = j.step(c);
+    EXPECT_STREQ(alloc ? "gcGoal,grow" : "gcGoal,hold", d.reason);
+    EXPECT_EQ(alloc ? FlexHeapAction::Grow : FlexHeapAction::None, d.action);
+  }
+  FlexHeapController c(balance_config());
+  SyntheticJvm j = jvm(0.20, 0.02, 1.0);
+  j.allocation = false;
+  EXPECT_STREQ("balance,hold", j.step(c).reason);
 }
 
 TEST(FlexHeapBalanceController, NoStallSourceGrowsToTheGcGoal) {
   FlexHeapController c(balance_config());
   SyntheticJvm j = jvm(0.10, 0.0, 0.0);   // 10% GC, twice the 4% goal
   j.io_available = false;
-  j.step(c);
   FlexHeapDecision d = j.step(c);
   EXPECT_STREQ("gcGoal,grow", d.reason);
   EXPECT_EQ(FlexHeapAction::Grow, d.action);
@@ -252,7 +286,6 @@ TEST(FlexHeapBalanceController, NoStallSourceShrinksWhenGcIsCheap) {
   FlexHeapController c(balance_config());
   SyntheticJvm j = jvm(0.005, 0.0, 0.0);
   j.io_available = false;
-  j.step(c);
   FlexHeapDecision d = j.step(c);
   EXPECT_STREQ("gcGoal,shrink", d.reason);
   EXPECT_EQ(FlexHeapAction::Shrink, d.action);
@@ -264,7 +297,6 @@ TEST(FlexHeapBalanceController, NoStallSourceWithinTheBandIsSteady) {
   FlexHeapController c(balance_config());
   SyntheticJvm j = jvm(0.045, 0.0, 0.0);
   j.io_available = false;
-  j.step(c);
   FlexHeapDecision d = j.step(c);
   EXPECT_STREQ("gcGoal,steady", d.reason);
   EXPECT_EQ(FlexHeapAction::None, d.action);
@@ -274,19 +306,17 @@ TEST(FlexHeapBalanceController, GoalBandBoundaries) {
   // The band's edges, 1.25 and 0.75 x the 4% goal, are inside it.
   for (double share : { 0.05, 0.03 }) {
     FlexHeapController c(balance_config());
-    SyntheticJvm j = jvm(share * 0.999999 + share * 0.000001, 0.0, 0.0);
+    SyntheticJvm j = jvm(first_interval(share), 0.0, 0.0);
     j.io_available = false;
-    j.step(c);
     EXPECT_STREQ("gcGoal,steady", j.step(c).reason) << share;
   }
 }
 
 TEST(FlexHeapBalanceController, ScanThatMissesAtAnySizeDoesNotShrink) {
   // Heavy I/O but no refaults: more page cache would not save a read, so the
-  // GC goal rules (here: steady at 3%, inside the band), not an I/O-driven shrink.
+  // GC goal rules (here: steady at 3.5%, inside the band), not an I/O-driven shrink.
   FlexHeapController c(balance_config());
-  SyntheticJvm j = jvm(0.03, 0.40, 0.0);
-  j.step(c);
+  SyntheticJvm j = jvm(first_interval(0.035), 0.40, 0.0);
   FlexHeapDecision d = j.step(c);
   EXPECT_STREQ("gcGoal,steady", d.reason);
   EXPECT_DOUBLE_EQ(0.0, d.refault_fraction);
@@ -298,7 +328,6 @@ TEST(FlexHeapBalanceController, RefaultShareSaturates) {
   for (double share : { 0.05, 0.10, 0.5 }) {
     FlexHeapController c(balance_config());
     SyntheticJvm j = jvm(0.005, 0.40, share);
-    j.step(c);
     FlexHeapDecision d = j.step(c);
     EXPECT_DOUBLE_EQ(share >= 0.1 ? 1.0 : share / 0.1, d.refault_fraction) << share;
   }
@@ -309,7 +338,6 @@ TEST(FlexHeapBalanceController, RecoverableIoShrinksAllTheWay) {
   // headroom at T sqrt(a)/(sqrt(a)+sqrt(b)), bounded by the eden target.
   FlexHeapController c(balance_config());
   SyntheticJvm j = jvm(0.005, 0.40, 1.0);
-  j.step(c);
   FlexHeapDecision d = j.step(c);
   EXPECT_STREQ("balance,shrink", d.reason);
   double a = j.a, b = j.b, t = 1000.0 * MiB;
@@ -323,7 +351,6 @@ TEST(FlexHeapBalanceController, RecoverableIoShrinksAllTheWay) {
 TEST(FlexHeapBalanceController, ShrinkKeepsTheEdenTargetAndMinHeap) {
   FlexHeapController c(balance_config());
   SyntheticJvm j = jvm(0.0001, 0.90, 1.0);
-  j.step(c);
   FlexHeapDecision d = j.step(c);
   EXPECT_STREQ("balance,shrink", d.reason);
   // free regions 200, eden target 8: at most 192 regions.
@@ -339,7 +366,6 @@ TEST(FlexHeapBalanceController, ShrinkAtMinHeap) {
   FlexHeapController c(balance_config());
   SyntheticJvm j = jvm(0.0001, 0.90, 1.0);
   j.min_capacity = 300 * MiB;
-  j.step(c);
   FlexHeapDecision d = j.step(c);
   EXPECT_STREQ("balance,steady", d.reason);   // target clamped to -Xms = committed
   EXPECT_EQ(300 * MiB, d.target);
@@ -350,7 +376,6 @@ TEST(FlexHeapBalanceController, GcHeavyWithCheapIoGrowsPastTheGoalButNotBeyondIt
   // capped where GC would fall to a quarter of the goal (1%).
   FlexHeapController c(balance_config());
   SyntheticJvm j = jvm(0.20, 0.02, 1.0);
-  j.step(c);
   FlexHeapDecision d = j.step(c);
   EXPECT_STREQ("balance,grow", d.reason);
   double cap = j.a / (0.01 * 2.0);
@@ -366,7 +391,6 @@ TEST(FlexHeapBalanceController, GrowAtMax) {
   SyntheticJvm j = jvm(0.20, 0.0, 0.0);
   j.io_available = false;
   j.max_capacity = 300 * MiB;
-  j.step(c);
   FlexHeapDecision d = j.step(c);
   EXPECT_STREQ("gcGoal,steady", d.reason);   // target clamped to the max = committed
   j.max_capacity = 300 * MiB + MiB / 2;      // half a region of room: nothing to commit
@@ -376,9 +400,8 @@ TEST(FlexHeapBalanceController, GrowAtMax) {
 
 TEST(FlexHeapBalanceController, DeadBandIgnoresSmallChanges) {
   FlexHeapController c(balance_config());
-  SyntheticJvm j = jvm(0.0505, 0.0, 0.0);    // just above the band: aim 4% is +26%, acts
+  SyntheticJvm j = jvm(first_interval(0.0505), 0.0, 0.0);    // just above the band: aim 4% is +26%, acts
   j.io_available = false;
-  j.step(c);
   EXPECT_EQ(FlexHeapAction::Grow, j.step(c).action);
 }
 
@@ -444,18 +467,18 @@ TEST(FlexHeapBalanceController, IoRuleDoesNotGrowPastTheGcFloor) {
   // headroom, but at 200 MiB GC is already at a quarter of the goal.
   FlexHeapController c(balance_config());
   SyntheticJvm j = jvm(0.01, 0.01, 1.0);
-  j.step(c);
   FlexHeapDecision d = j.step(c);
   EXPECT_STREQ("balance,steady", d.reason);
   EXPECT_NEAR(300.0 * MiB, (double)d.target, 1.0 * MiB);
 }
 
 TEST(FlexHeapBalanceController, JustOutsideTheBandActs) {
-  for (double share : { 0.0505, 0.0295 }) {
+  // Below the band the first interval's 300 MiB must also put the goal's
+  // headroom (share x 300 / 4%) under the 200 MiB left after the GC: 2.5%.
+  for (double share : { 0.0505, 0.025 }) {
     FlexHeapController c(balance_config());
-    SyntheticJvm j = jvm(share, 0.0, 0.0);
+    SyntheticJvm j = jvm(first_interval(share), 0.0, 0.0);
     j.io_available = false;
-    j.step(c);
     EXPECT_STREQ(share > 0.04 ? "gcGoal,grow" : "gcGoal,shrink", j.step(c).reason) << share;
   }
 }
@@ -485,7 +508,6 @@ TEST(FlexHeapBalanceController, TargetBelowTheUsedFloorAsksForMarking) {
   SyntheticJvm j = jvm(0.0001, 0.90, 1.0);
   j.used_after = 220 * MiB;
   j.eden_regions = 30;      // floor 250 MiB; the model wants ~5 MiB of headroom
-  j.step(c);
   FlexHeapDecision d = j.step(c);
   EXPECT_STREQ("balance,shrink", d.reason);
   EXPECT_EQ(50 * MiB, d.bytes);

@@ -44,12 +44,13 @@ static const char* const flexheap_shrink_reasons[4][3] = {
 };
 
 // Balance policy reasons: [rule: 0 balance, 1 gcGoal][outcome].
-enum { BalanceGrow, BalanceGrowAtMax, BalanceShrink, BalanceShrinkAtMin, BalanceShrinkNoFree, BalanceSteady };
-static const char* const flexheap_balance_reasons[2][6] = {
+enum { BalanceGrow, BalanceGrowAtMax, BalanceShrink, BalanceShrinkAtMin, BalanceShrinkNoFree, BalanceSteady,
+       BalanceHold };
+static const char* const flexheap_balance_reasons[2][7] = {
   { "balance,grow", "balance,grow,atMax", "balance,shrink", "balance,shrink,atMin",
-    "balance,shrink,noFree", "balance,steady" },
+    "balance,shrink,noFree", "balance,steady", "balance,hold" },
   { "gcGoal,grow",  "gcGoal,grow,atMax",  "gcGoal,shrink",  "gcGoal,shrink,atMin",
-    "gcGoal,shrink,noFree",  "gcGoal,steady" }
+    "gcGoal,shrink,noFree",  "gcGoal,steady", "gcGoal,hold" }
 };
 
 const double FlexHeapController::SignificantIOFractionOfGoal = 0.25;
@@ -242,12 +243,12 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   const double wall = (s.t_mut > 0.0 ? s.t_mut : 0.0) + (s.t_stw > 0.0 ? s.t_stw : 0.0);
 
   if (!_has_last) {
-    // The interval before the first pause has no known headroom.
+    // The interval before the first pause ran on the initial heap, empty at
+    // its start: its headroom was the committed heap. It counts: in a JVM that
+    // idles until a periodic GC it is the one long, GC-free interval.
     _has_last = true;
-    _last_headroom = headroom;
+    _last_headroom = committed;
     _last_cache = cache;
-    d.reason = "warmup";
-    return;
   }
   // The interval's GC cost was set by the headroom left after the previous
   // pause, and its I/O by the page cache then.
@@ -308,6 +309,10 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   int outcome;
   if (fabs(delta) < dead_band) {
     outcome = BalanceSteady;
+  } else if (delta > 0.0 && !s.allocation_pause) {
+    // An explicit, periodic or proactive GC, Remark or a full GC: its cost
+    // says nothing about allocation outrunning the heap.
+    outcome = BalanceHold;
   } else if (delta > 0.0) {
     // At most double per decision (the model extrapolates from the current
     // size): Alg. 2's min(100% of the uncommitted heap, committed), region-aligned.

@@ -75,6 +75,9 @@ struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i
   double   refault_bytes;       // page-cache refaults in the interval (workingset_refault_file x page size):
                                 // reads a larger cache would have served
   double   read_bytes;          // bytes the JVM read from storage in the interval (/proc/self/io read_bytes)
+  bool     allocation_pause;    // a young pause that allocation triggered (not System.gc(), a tool, WhiteBox,
+                                // a periodic or proactive check, Remark or a full GC): only its costs say the
+                                // heap is too small, so balance grows only here (as stock G1 does)
 };
 
 enum class FlexHeapState  { WaitGrow, WaitShrink };
@@ -84,8 +87,9 @@ struct FlexHeapDecision {
   FlexHeapState  state;         // state after this decision
   FlexHeapAction action;
   size_t         bytes;         // region-aligned, already clamped to [min_capacity, max_capacity]; 0 if None
-  const char*    reason;        // static string: "warmup"; balance policy: "balance,grow|shrink|steady"
-                                // (I/O-driven) or "gcGoal,grow|shrink|steady" (GC-CPU goal), suffixed
+  const char*    reason;        // static string: "warmup"; balance policy: "balance,grow|shrink|steady|hold"
+                                // (I/O-driven) or "gcGoal,grow|shrink|steady|hold" (GC-CPU goal; hold: a
+                                // grow wanted at a pause that is not an allocation pause), suffixed
                                 // like the paper's; paper policy: the guard, e.g. "costUp,gcBias",
                                 // "costDown,growUsed", "costDown,ioSlack", "costUp,gcNegligible"
                                 // (the direction turned by negligible_percent); a step of 0 bytes

@@ -30,6 +30,7 @@
 #include "gc/g1/g1GCPhaseTimes.hpp"
 #include "gc/g1/g1HeapSizingPolicy.hpp"
 #include "gc/g1/g1Policy.hpp"
+#include "gc/shared/gcCause.hpp"
 #include "gc/shared/gc_globals.hpp"
 #include "gc/shared/gcId.hpp"
 #include "jfr/jfrEvents.hpp"
@@ -165,6 +166,15 @@ size_t G1FlexHeap::apply_shrink(size_t bytes, PauseKind kind) {
   return before - _g1h->capacity();
 }
 
+// Young pauses that allocation triggered: their GC cost shows the heap
+// running short. Not: System.gc(), tools, WhiteBox, periodic and proactive
+// GCs, metadata or code cache thresholds.
+static bool is_allocation_cause(GCCause::Cause cause) {
+  return cause == GCCause::_g1_inc_collection_pause ||
+         cause == GCCause::_g1_humongous_allocation ||
+         cause == GCCause::_allocation_failure;
+}
+
 size_t G1FlexHeap::full_gc_floor(size_t allocation_word_size) const {
   // As G1HeapSizingPolicy::full_collection_resize_amount(): the pending
   // allocation counts as used, in whole regions if humongous.
@@ -219,6 +229,7 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   s.cache_signals = r.cache_signals;
   s.refault_bytes = (double)r.refault_bytes;
   s.read_bytes = (double)r.read_bytes;
+  s.allocation_pause = kind == Young && is_allocation_cause(_g1h->gc_cause());
   assert(s.t_stw >= 0.0 && s.t_mut >= 0.0, "interval times are not negative");
   assert(s.committed >= MinHeapSize && s.committed <= MaxHeapSize,
          "committed %zu outside [%zu, %zu]", s.committed, MinHeapSize, MaxHeapSize);
@@ -235,6 +246,16 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   size_t request = d.bytes;
   bool floor_bound = false;
   size_t floor = 0;
+  // A full GC someone asked for (System.gc(), jcmd, a heap dump, WhiteBox)
+  // says nothing about the workload's costs: it resizes as stock G1 does,
+  // to between Min- and MaxHeapFreeRatio free.
+  const bool explicit_full = kind == Full && GCCause::is_explicit_full_gc(_g1h->gc_cause());
+  if (explicit_full) {
+    bool expand = false;
+    const size_t amount = _g1h->_heap_sizing_policy->full_collection_resize_amount(expand, allocation_word_size);
+    action = amount == 0 ? FlexHeapAction::None : (expand ? FlexHeapAction::Grow : FlexHeapAction::Shrink);
+    request = expand ? align_up(amount, G1HeapRegion::GrainBytes) : align_down(amount, G1HeapRegion::GrainBytes);
+  }
   if (kind == Full) {
     floor = full_gc_floor(allocation_word_size);
     const size_t committed = _g1h->capacity();
@@ -293,8 +314,9 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   const char* policy = _controller.config().policy == FlexHeapPolicyKind::Paper ? "paper" : "balance";
   const char* reason = d.reason != nullptr ? d.reason : "none";
   char reason_buf[96];
-  if (floor_bound) {
-    jio_snprintf(reason_buf, sizeof(reason_buf), "%s,fullGcFloor", reason);
+  if (explicit_full || floor_bound) {
+    jio_snprintf(reason_buf, sizeof(reason_buf), "%s%s", explicit_full ? "explicitGc,stock" : reason,
+                 floor_bound ? ",fullGcFloor" : "");
     reason = reason_buf;
   }
   log_info(gc, flexheap)("GC(%u) decision state=%s action=%s bytes=%zu reason=%s C_gc=%.6f C_io=%.6f "
