@@ -525,3 +525,27 @@ TEST(FlexHeapBalanceController, NoMarkingWhenTheTargetIsAboveTheFloor) {
     EXPECT_FALSE(j.step(c).start_marking) << i;
   }
 }
+
+TEST(FlexHeapBalanceController, ReversingTheLastStepNeedsTenPercent) {
+  // After a shrink to 250 MiB (30 MiB headroom), a grow of 5% waits, one of
+  // 16% goes ahead, and then 7% more in the same direction is taken. Each
+  // interval lasts 2 s, so the window holds just that interval; the GC share
+  // s puts the goal's headroom at s x headroom / 4%.
+  FlexHeapController c(balance_config());
+  SyntheticJvm j = jvm(0.0001, 0.90, 1.0);
+  j.used_after = 220 * MiB;
+  j.eden_regions = 30;
+  FlexHeapDecision d = j.step(c);
+  ASSERT_EQ(FlexHeapAction::Shrink, d.action);
+  ASSERT_EQ(250 * MiB, j.committed);
+  j.io_available = false;
+  j.a = 0.0567 * 2.0 * 30.0 * MiB;                 // goal headroom 42.5 MiB: +12.5 MiB, 5%
+  FlexHeapDecision e = j.step(c, 2.0);
+  EXPECT_STREQ("gcGoal,steady", e.reason);
+  j.a = 0.0933 * 2.0 * 30.0 * MiB;                 // goal headroom 70 MiB: +40 MiB, 16%
+  FlexHeapDecision f = j.step(c, 2.0);
+  EXPECT_STREQ("gcGoal,grow", f.reason);
+  ASSERT_EQ(290 * MiB, j.committed);
+  j.a = 0.052 * 2.0 * 70.0 * MiB;                  // goal headroom 91 MiB: +21 MiB, 7%, same direction
+  EXPECT_STREQ("gcGoal,grow", j.step(c, 2.0).reason);
+}

@@ -61,6 +61,7 @@ const double FlexHeapController::GoalFloorFraction = 0.25;
 const double FlexHeapController::DeadBandFraction = 0.02;
 const double FlexHeapController::RefaultSaturation = 0.1;
 const double FlexHeapController::MarkingRequestSeconds = 5.0;
+const double FlexHeapController::ReversalBandFraction = 0.10;
 
 static FlexHeapConfig flexheap_sanitize(const FlexHeapConfig& cfg) {
   FlexHeapConfig c = cfg;
@@ -84,6 +85,7 @@ FlexHeapController::FlexHeapController(const FlexHeapConfig& cfg) :
   _last_headroom(0.0),
   _last_cache(0.0),
   _wall_since_marking(FlexHeapController::MarkingRequestSeconds),
+  _has_applied(false),
   // Start in WaitGrow with no grow recorded, so growUsed holds: as if the
   // initial heap had been fully used, the way G1 starts small and grows.
   _state(FlexHeapState::WaitGrow),
@@ -306,8 +308,14 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
 
   const double delta = target - committed;
   const double dead_band = dead_band_of(s);
+  // Reversing the last applied step needs a larger change: the target moves
+  // with used_after while a phase builds its live set, and small opposite
+  // steps at every pause would make the heap oscillate.
+  const bool reverses = _has_applied && ((delta > 0.0) != (_state == FlexHeapState::WaitGrow));
+  const double band = reverses && ReversalBandFraction * committed > dead_band ? ReversalBandFraction * committed
+                                                                                : dead_band;
   int outcome;
-  if (fabs(delta) < dead_band) {
+  if (fabs(delta) < band) {
     outcome = BalanceSteady;
   } else if (delta > 0.0 && !s.allocation_pause) {
     // An explicit, periodic or proactive GC, Remark or a full GC: its cost
@@ -362,6 +370,9 @@ void FlexHeapController::record_applied(FlexHeapAction action, size_t applied_by
                                         const FlexHeapSample& s) {
   // An applied action puts the FSM in its wait state (Fig. 4), also when the
   // glue acted on its own (e.g. G1's free-ratio floor after a full GC).
+  if (applied_bytes > 0) {
+    _has_applied = true;
+  }
   if (_has_last && applied_bytes > 0) {
     // Balance: the next interval runs with the resized headroom.
     double h = _last_headroom + (action == FlexHeapAction::Grow ? (double)applied_bytes : -(double)applied_bytes);

@@ -155,6 +155,9 @@ class FlexHeapController {
   // At most one concurrent-cycle request (FlexHeapDecision::start_marking)
   // per this much wall time.
   static const double MarkingRequestSeconds;
+  // A step opposite to the last applied one must change the heap by at least
+  // this fraction of the committed heap (the dead band otherwise).
+  static const double ReversalBandFraction;
 
  private:
   void decide_paper(const FlexHeapSample& s, const FlexHeapCostAverages& cur, FlexHeapDecision& d);
@@ -168,6 +171,7 @@ class FlexHeapController {
   double               _last_headroom;       // bytes of headroom after the previous pause (and its resize)
   double               _last_cache;          // page cache at the previous pause
   double               _wall_since_marking;  // wall time since the last start_marking
+  bool                 _has_applied;         // a step was applied; _state says its direction
   FlexHeapState        _state;
   bool                 _has_prev;            // an average at t-1 exists
   FlexHeapCostAverages _prev;
