@@ -152,6 +152,30 @@ def say(msg: str) -> None:
     print(msg, flush=True)
 
 
+def enter_run_cgroup(cfg: "RunConfig", support: CgroupSupport, device: str | None,
+                     not_enforced: list[str], refuse: Callable[[list[str]], None]) -> RunCgroup | None:
+    """Create and verify the run's cgroup (budget and device throttle). What
+    cannot be enforced is appended to not_enforced; unless the run is
+    --unbudgeted, refuse(not_enforced) then ends the run (exit 2), with no
+    cgroup left behind."""
+    cgroup: RunCgroup | None = None
+    if support.memory or support.io:
+        io_limit = cfg.device.io_limit(device) if (cfg.device.throttled and device) else None
+        cgroup = RunCgroup(support, _next_cgroup_name(), cfg.budget, io_limit)
+        try:
+            cgroup.create()
+        except OSError as e:
+            not_enforced.append(f"cannot create the run's cgroup ({e})")
+            cgroup = None
+        if cgroup is not None:
+            not_enforced += cgroup.verify()
+        if not_enforced and not cfg.unbudgeted:
+            if cgroup is not None:
+                cgroup.remove()
+            refuse(not_enforced)
+    return cgroup
+
+
 def run_once(cfg: RunConfig, log: Callable[[str], None] = say, support: CgroupSupport | None = None) -> dict[str, Any]:
     """Runs one JVM under cfg and returns (and writes) its summary. Never raises for a failed
     JVM; KeyboardInterrupt propagates after cleanup."""
@@ -236,21 +260,7 @@ def run_once(cfg: RunConfig, log: Callable[[str], None] = say, support: CgroupSu
         if w:
             warnings.append(w)
 
-    cgroup: RunCgroup | None = None
-    if support.memory or support.io:
-        io_limit = cfg.device.io_limit(device) if (cfg.device.throttled and device) else None
-        cgroup = RunCgroup(support, _next_cgroup_name(), cfg.budget, io_limit)
-        try:
-            cgroup.create()
-        except OSError as e:
-            not_enforced.append(f"cannot create the run's cgroup ({e})")
-            cgroup = None
-        if cgroup is not None:
-            not_enforced += cgroup.verify()
-        if not_enforced and not cfg.unbudgeted:
-            if cgroup is not None:
-                cgroup.remove()
-            refuse(not_enforced)
+    cgroup = enter_run_cgroup(cfg, support, device, not_enforced, refuse)
     summary["unbudgeted"] = bool(not_enforced)
     summary["unbudgeted_reasons"] = not_enforced
     config["unbudgeted"] = bool(not_enforced)

@@ -93,6 +93,23 @@ def generate(spark, data, scale, seed):
         df.write.mode("overwrite").parquet(f"{data}/{name}")
 
 
+def phase_recorder(phases):
+    """record(name, fn): runs fn as one timed phase, announces its start and end
+    on stderr in the FLEXHEAP-PHASE format the harness samples by, and appends
+    its figures to phases."""
+    def record(name, fn):
+        start = time.time()
+        print(f"FLEXHEAP-PHASE {name} start {int(start * 1000)}", file=sys.stderr, flush=True)
+        res = fn()
+        end = time.time()
+        rows = res if isinstance(res, int) else len(res)
+        print(f"FLEXHEAP-PHASE {name} end {int(end * 1000)} 1 {1 / max(end - start, 1e-9):.4f}",
+              file=sys.stderr, flush=True)
+        phases.append({"name": name, "start_epoch": start, "end_epoch": end, "duration_s": round(end - start, 3),
+                       "rows": rows, "throughput_qps": round(1 / max(end - start, 1e-9), 5)})
+    return record
+
+
 def tables(spark, data):
     return {n: spark.read.parquet(f"{data}/{n}") for n in ("store_sales", "item", "customer", "date_dim", "store")}
 
@@ -167,16 +184,7 @@ def run(spark, data, out, names, reps):
     ok, error = True, None
     t_start = time.time()
 
-    def record(name, fn):
-        start = time.time()
-        print(f"FLEXHEAP-PHASE {name} start {int(start * 1000)}", file=sys.stderr, flush=True)
-        res = fn()
-        end = time.time()
-        rows = res if isinstance(res, int) else len(res)
-        print(f"FLEXHEAP-PHASE {name} end {int(end * 1000)} 1 {1 / max(end - start, 1e-9):.4f}",
-              file=sys.stderr, flush=True)
-        phases.append({"name": name, "start_epoch": start, "end_epoch": end, "duration_s": round(end - start, 3),
-                       "rows": rows, "throughput_qps": round(1 / max(end - start, 1e-9), 5)})
+    record = phase_recorder(phases)
 
     try:
         for rep in range(reps):
@@ -212,16 +220,7 @@ def run_tpcds(spark, data, out, names, reps, cache_tables, keep_going=False):
     failed = []
     t_start = time.time()
 
-    def record(name, fn):
-        start = time.time()
-        print(f"FLEXHEAP-PHASE {name} start {int(start * 1000)}", file=sys.stderr, flush=True)
-        res = fn()
-        end = time.time()
-        rows = res if isinstance(res, int) else len(res)
-        print(f"FLEXHEAP-PHASE {name} end {int(end * 1000)} 1 {1 / max(end - start, 1e-9):.4f}",
-              file=sys.stderr, flush=True)
-        phases.append({"name": name, "start_epoch": start, "end_epoch": end, "duration_s": round(end - start, 3),
-                       "rows": rows, "throughput_qps": round(1 / max(end - start, 1e-9), 5)})
+    record = phase_recorder(phases)
 
     try:
         for t in cache_tables:

@@ -35,7 +35,7 @@ from dataclasses import asdict
 from typing import Any, Callable
 
 from .. import runner
-from ..cgroups import CgroupSupport, RunCgroup, detect
+from ..cgroups import CgroupSupport, detect
 from ..devices import block_device_of
 from ..integrity import NotEnforced, enforcement_problems, refusal_message
 from ..policies import jvm_flags, max_heap_bytes
@@ -104,21 +104,7 @@ def run_service_once(cfg: "runner.RunConfig", service: Service, log: Callable[[s
         if w:
             warnings.append(w)
 
-    cgroup: RunCgroup | None = None
-    if support.memory or support.io:
-        io_limit = cfg.device.io_limit(device) if (cfg.device.throttled and device) else None
-        cgroup = RunCgroup(support, runner._next_cgroup_name(), cfg.budget, io_limit)
-        try:
-            cgroup.create()
-        except OSError as e:
-            not_enforced.append(f"cannot create the run's cgroup ({e})")
-            cgroup = None
-        if cgroup is not None:
-            not_enforced += cgroup.verify()
-        if not_enforced and not cfg.unbudgeted:
-            if cgroup is not None:
-                cgroup.remove()
-            refuse(not_enforced)
+    cgroup = runner.enter_run_cgroup(cfg, support, device, not_enforced, refuse)
     summary["unbudgeted"] = bool(not_enforced)
     summary["unbudgeted_reasons"] = not_enforced
     config["unbudgeted"] = bool(not_enforced)
