@@ -63,6 +63,12 @@ const double FlexHeapController::RefaultSaturation = 0.1;
 const double FlexHeapController::MarkingRequestSeconds = 5.0;
 const double FlexHeapController::ReversalBandFraction = 0.10;
 
+// A shrink of 0 bytes because the heap is at -Xms (less than a region above
+// it), rather than for lack of free regions.
+static bool flexheap_at_min(const FlexHeapSample& s) {
+  return s.committed <= s.min_capacity || s.committed - s.min_capacity < s.region_size;
+}
+
 static FlexHeapConfig flexheap_sanitize(const FlexHeapConfig& cfg) {
   FlexHeapConfig c = cfg;
   if (!(c.gc_time_ratio >= 1.0)) c.gc_time_ratio = 1.0;
@@ -214,8 +220,7 @@ void FlexHeapController::decide_paper(const FlexHeapSample& s, const FlexHeapCos
                                          scale, _cfg.static_step_percent);
     int outcome = 0;
     if (bytes == 0) {
-      bool at_min = s.committed <= s.min_capacity || s.committed - s.min_capacity < s.region_size;
-      outcome = at_min ? 1 : 2;
+      outcome = flexheap_at_min(s) ? 1 : 2;
     }
     d.reason = flexheap_shrink_reasons[guard][outcome];
     if (bytes > 0) {
@@ -292,13 +297,14 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   if (lowest < (double)s.min_capacity) {
     lowest = (double)s.min_capacity;
   }
+  const double dead_band = dead_band_of(s);
   double target = used_after + target_headroom;
   // Wanting less than the floor means the heap's used part must shrink: after
   // a young GC it still holds the previous phase's dead old objects, which
   // only a concurrent cycle's Remark returns. Ask for one, at most every
   // MarkingRequestSeconds, since the old data may be live after all.
   _wall_since_marking += wall;
-  if (target < lowest - dead_band_of(s) && _wall_since_marking >= MarkingRequestSeconds) {
+  if (target < lowest - dead_band && _wall_since_marking >= MarkingRequestSeconds) {
     d.start_marking = true;
     _wall_since_marking = 0.0;
   }
@@ -307,7 +313,6 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   d.target = (size_t)target;
 
   const double delta = target - committed;
-  const double dead_band = dead_band_of(s);
   // Reversing the last applied step needs a larger change: the target moves
   // with used_after while a phase builds its live set, and small opposite
   // steps at every pause would make the heap oscillate.
@@ -325,10 +330,7 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
     // At most double per decision (the model extrapolates from the current
     // size): Alg. 2's min(100% of the uncommitted heap, committed), region-aligned.
     size_t bytes = flexheap_grow_bytes(s.committed, s.max_capacity, s.region_size, 100.0, 1.0, 0);
-    size_t want = (size_t)delta;
-    if (s.region_size > 0 && want % s.region_size != 0) {
-      want += s.region_size - want % s.region_size;
-    }
+    const size_t want = flexheap_round_up((size_t)delta, s.region_size);
     if (want < bytes) {
       bytes = want;
     }
@@ -344,10 +346,7 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
     double want = rule == 1 ? -delta * 0.5 : -delta;
     size_t budget = flexheap_shrink_bytes(s.committed, s.min_capacity, s.region_size,
                                           s.free_regions, s.eden_target_regions, 1.0, 0);
-    size_t bytes = (size_t)want;
-    if (s.region_size > 0) {
-      bytes -= bytes % s.region_size;
-    }
+    size_t bytes = flexheap_round_down((size_t)want, s.region_size);
     if (bytes > budget) {
       bytes = budget;
     }
@@ -357,8 +356,7 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
       d.bytes = bytes;
       _state = FlexHeapState::WaitShrink;
     } else {
-      bool at_min = s.committed <= s.min_capacity || s.committed - s.min_capacity < s.region_size;
-      outcome = at_min ? BalanceShrinkAtMin : BalanceShrinkNoFree;
+      outcome = flexheap_at_min(s) ? BalanceShrinkAtMin : BalanceShrinkNoFree;
     }
   }
   d.scale = d.action == FlexHeapAction::None ? 0.0 : 1.0;

@@ -26,11 +26,11 @@
 #include <math.h>
 
 // Helpers carry a prefix: inside HotSpot the precompiled header is visible.
-static size_t flexheap_round_down(size_t bytes, size_t region_size) {
-  return bytes - bytes % region_size;
+size_t flexheap_round_down(size_t bytes, size_t region_size) {
+  return region_size == 0 ? bytes : bytes - bytes % region_size;
 }
 
-static size_t flexheap_round_up(size_t bytes, size_t region_size) {
+size_t flexheap_round_up(size_t bytes, size_t region_size) {
   size_t down = flexheap_round_down(bytes, region_size);
   return down == bytes ? bytes : down + region_size;
 }

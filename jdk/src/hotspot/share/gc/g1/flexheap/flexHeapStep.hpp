@@ -26,6 +26,10 @@
 
 #include <stddef.h>
 
+// bytes rounded down / up to whole regions (unchanged if region_size is 0).
+size_t flexheap_round_down(size_t bytes, size_t region_size);
+size_t flexheap_round_up(size_t bytes, size_t region_size);
+
 // Logistic step scale, the S-shaped form of OpenJDK 26's G1 heap sizing:
 // sigmoid(x) = 1 / (1 + exp(-6 * (x - 1))) (inflection at a 100% change,
 // steepness 6), scale = min_scale + (max_scale - min_scale) * sigmoid(x),
