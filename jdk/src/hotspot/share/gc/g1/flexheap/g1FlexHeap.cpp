@@ -255,8 +255,7 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
     const size_t amount = _g1h->_heap_sizing_policy->full_collection_resize_amount(expand, allocation_word_size);
     action = amount == 0 ? FlexHeapAction::None : (expand ? FlexHeapAction::Grow : FlexHeapAction::Shrink);
     request = expand ? align_up(amount, G1HeapRegion::GrainBytes) : align_down(amount, G1HeapRegion::GrainBytes);
-  }
-  if (kind == Full) {
+  } else if (kind == Full) {
     floor = full_gc_floor(allocation_word_size);
     const size_t committed = _g1h->capacity();
     if (committed < floor && (action != FlexHeapAction::Grow || committed + request < floor)) {
@@ -275,8 +274,9 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   } else if (action == FlexHeapAction::Shrink && request > 0) {
     applied = apply_shrink(request, kind);
   }
-  if (kind == Full) {
-    // G1's own computation checks the result.
+  if (kind == Full && !explicit_full) {
+    // G1's own computation checks FlexHeap's result (an explicit full GC
+    // already applied exactly G1's amount).
     bool expand = false;
     size_t more = _g1h->_heap_sizing_policy->full_collection_resize_amount(expand, allocation_word_size);
     if (expand && more > 0 && _g1h->capacity() < MaxHeapSize) {
