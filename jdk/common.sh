@@ -73,3 +73,30 @@ SRC
   fi
   "${PRIVATE_APT_TOOL:-apt-get}" "${opts[@]}" "$@"
 }
+
+# An OpenJDK source tree from a Debian source package's .orig.tar.xz, checked
+# against a pinned sha256 and unpacked into DEST (stamped; a no-op once done).
+# Only the .orig is used: --download-only unpacks and patches nothing, and
+# side files (.debian.tar.xz, .dsc) may 404. LAYOUT_FILE, relative to the
+# tree, must exist in the unpacked source.
+fetch_openjdk_source() {  # fetch_openjdk_source PACKAGE DEB_VERSION SUITE ORIG_TAR SHA256_FILE DEST LAYOUT_FILE
+  local pkg=$1 version=$2 suite=$3 orig=$4 sha=$5 dest=$6 layout=$7
+  [ -f "$dest/.flexheap-verified" ] && return 0
+  local dl="$FLEXHEAP_CACHE/downloads" tmp
+  mkdir -p "$dl"
+  local tarball="$dl/$orig"
+  if [ ! -f "$tarball" ]; then
+    log "downloading $pkg $version source ($suite) through a private apt configuration"
+    tmp=$(mktemp -d "$dl/get.XXXXXX")
+    (cd "$tmp" && private_apt deb-src "$suite" source --download-only -qq "$pkg=$version" >"$tmp/log" 2>&1) || true
+    [ -f "$tmp/$orig" ] || { cat "$tmp/log" >&2; die "could not download $orig"; }
+    mv "$tmp/$orig" "$tarball"; rm -rf "$tmp"
+  fi
+  # Explicit exits: errexit is off when a caller tests this function.
+  "$FLEXHEAP_ROOT/jdk/verify-checksum.sh" "$tarball" "$sha" || exit $?
+  log "unpacking $orig"
+  rm -rf "$dest.tmp"; mkdir -p "$dest.tmp"
+  tar -xJf "$tarball" -C "$dest.tmp" --strip-components=1 || die "could not unpack $tarball"
+  [ -f "$dest.tmp/$layout" ] || die "unexpected tarball layout"
+  rm -rf "$dest" && mv "$dest.tmp" "$dest" && touch "$dest/.flexheap-verified" || die "could not install $dest"
+}

@@ -30,25 +30,6 @@ if [ -n "${FLEXHEAP_JDK_SRC:-}" ]; then
     || die "FLEXHEAP_JDK_SRC=$FLEXHEAP_JDK_SRC is not an OpenJDK source tree"
   echo "$FLEXHEAP_JDK_SRC"; exit 0
 fi
-if [ -f "$SRC_PRISTINE/.flexheap-verified" ]; then echo "$SRC_PRISTINE"; exit 0; fi
-
-dl="$FLEXHEAP_CACHE/downloads"; mkdir -p "$dl"
-tarball="$dl/$JDK_ORIG_TAR"
-if [ ! -f "$tarball" ]; then
-  log "downloading openjdk-25 $JDK_DEB_VERSION source ($JDK_DEB_SUITE) through a private apt configuration"
-  tmp=$(mktemp -d "$dl/get.XXXXXX")
-  # --download-only: side files (.debian.tar.xz, .dsc) may 404; only .orig is needed.
-  (cd "$tmp" && private_apt deb-src "$JDK_DEB_SUITE" source --download-only -qq \
-      "openjdk-25=$JDK_DEB_VERSION" >"$tmp/log" 2>&1) || true
-  [ -f "$tmp/$JDK_ORIG_TAR" ] || { cat "$tmp/log" >&2; die "could not download $JDK_ORIG_TAR"; }
-  mv "$tmp/$JDK_ORIG_TAR" "$tarball"; rm -rf "$tmp"
-fi
-"$(dirname "$0")/verify-checksum.sh" "$tarball" "$JDK_ORIG_SHA256_FILE"
-
-log "unpacking $JDK_ORIG_TAR"
-rm -rf "$SRC_PRISTINE.tmp"; mkdir -p "$SRC_PRISTINE.tmp"
-tar -xJf "$tarball" -C "$SRC_PRISTINE.tmp" --strip-components=1
-[ -f "$SRC_PRISTINE.tmp/src/hotspot/share/gc/g1/g1CollectedHeap.cpp" ] || die "unexpected tarball layout"
-rm -rf "$SRC_PRISTINE"; mv "$SRC_PRISTINE.tmp" "$SRC_PRISTINE"
-touch "$SRC_PRISTINE/.flexheap-verified"
+fetch_openjdk_source openjdk-25 "$JDK_DEB_VERSION" "$JDK_DEB_SUITE" "$JDK_ORIG_TAR" "$JDK_ORIG_SHA256_FILE" \
+  "$SRC_PRISTINE" src/hotspot/share/gc/g1/g1CollectedHeap.cpp
 echo "$SRC_PRISTINE"

@@ -61,26 +61,8 @@ exec 8>"$FLEXHEAP_CACHE/build/jdk26.lock"
 flock 8
 
 # --- source -----------------------------------------------------------------
-if [ ! -f "$JDK26_SRC/.flexheap-verified" ]; then
-  dl="$FLEXHEAP_CACHE/downloads"; mkdir -p "$dl"
-  tarball="$dl/$JDK26_ORIG_TAR"
-  if [ ! -f "$tarball" ]; then
-    log "downloading openjdk-26 $JDK26_DEB_VERSION source ($JDK26_DEB_SUITE) through a private apt configuration"
-    tmp=$(mktemp -d "$dl/get.XXXXXX")
-    # --download-only: nothing is unpacked or patched by dpkg-source; only .orig is used.
-    (cd "$tmp" && private_apt deb-src "$JDK26_DEB_SUITE" source --download-only -qq \
-        "openjdk-26=$JDK26_DEB_VERSION" >"$tmp/log" 2>&1) || true
-    [ -f "$tmp/$JDK26_ORIG_TAR" ] || { cat "$tmp/log" >&2; die "could not download $JDK26_ORIG_TAR"; }
-    mv "$tmp/$JDK26_ORIG_TAR" "$tarball"; rm -rf "$tmp"
-  fi
-  "$FLEXHEAP_ROOT/jdk/verify-checksum.sh" "$tarball" "$JDK26_SHA256_FILE"
-  log "unpacking $JDK26_ORIG_TAR"
-  rm -rf "$JDK26_SRC.tmp"; mkdir -p "$JDK26_SRC.tmp"
-  tar -xJf "$tarball" -C "$JDK26_SRC.tmp" --strip-components=1
-  [ -f "$JDK26_SRC.tmp/src/hotspot/share/gc/g1/g1HeapSizingPolicy.cpp" ] || die "unexpected tarball layout"
-  rm -rf "$JDK26_SRC"; mv "$JDK26_SRC.tmp" "$JDK26_SRC"
-  touch "$JDK26_SRC/.flexheap-verified"
-fi
+fetch_openjdk_source openjdk-26 "$JDK26_DEB_VERSION" "$JDK26_DEB_SUITE" "$JDK26_ORIG_TAR" "$JDK26_SHA256_FILE" \
+  "$JDK26_SRC" src/hotspot/share/gc/g1/g1HeapSizingPolicy.cpp
 if [ "${1:-}" = "--fetch-only" ]; then echo "$JDK26_SRC"; exit 0; fi
 
 # --- build ------------------------------------------------------------------

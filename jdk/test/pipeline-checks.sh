@@ -44,6 +44,29 @@ mismatch_is_error() {
   [ $? -eq 3 ] && grep -q "checksum mismatch" "$tmp/err"
 }
 check "checksum mismatch is an error (exit 3)" mismatch_is_error
+# fetch_openjdk_source on a tarball already in the download cache (no network):
+# a mismatch stops it with exit 3 and leaves no source tree, even when the
+# caller tests it (errexit off); a match installs and stamps the tree.
+mkdir -p "$tmp/fake/jdk/src" && echo x > "$tmp/fake/jdk/src/marker"
+tar -cJf "$tmp/fake.orig.tar.xz" -C "$tmp/fake" jdk
+(cd "$tmp" && sha256sum fake.orig.tar.xz > fake-good.sha256)
+echo "0000000000000000000000000000000000000000000000000000000000000000  fake.orig.tar.xz" > "$tmp/fake-bad.sha256"
+fake_source() {  # fake_source SHA256_FILE -> exit status of fetch_openjdk_source
+  local cache="$tmp/fetch-cache"
+  rm -rf "$cache"; mkdir -p "$cache/downloads"; cp "$tmp/fake.orig.tar.xz" "$cache/downloads/"
+  ( FLEXHEAP_CACHE="$cache"; . "$FLEXHEAP_ROOT/jdk/common.sh"
+    if fetch_openjdk_source fake 1 none fake.orig.tar.xz "$1" "$cache/src/fake" src/marker 2>/dev/null; then :; fi )
+}
+source_mismatch_is_error() {
+  fake_source "$tmp/fake-bad.sha256"
+  [ $? -eq 3 ] && [ ! -e "$tmp/fetch-cache/src/fake" ]
+}
+check "source fetch: checksum mismatch exits 3 and unpacks nothing" source_mismatch_is_error
+source_match_installs() {
+  fake_source "$tmp/fake-good.sha256" && [ -f "$tmp/fetch-cache/src/fake/src/marker" ] &&
+    [ -f "$tmp/fetch-cache/src/fake/.flexheap-verified" ]
+}
+check "source fetch: a matching tarball is unpacked and stamped" source_match_installs
 check "pinned orig tarball checksum is recorded" grep -qE '^[0-9a-f]{64}  openjdk-25_25.0.3\+9.orig.tar.xz$' "$JDK_ORIG_SHA256_FILE"
 
 # Fake JDK homes: the exact version is chosen, another 25.0.x is not.
