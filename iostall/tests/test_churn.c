@@ -77,22 +77,15 @@ static void variant(struct iostall *st, const char *label, int unregister)
 	struct churn c = { .st = st, .unregister = unregister };
 	int tr0, me0, tr, me;
 	uint64_t tot0, tot;
-	uint64_t t0, deadline;
+	uint64_t t0;
 
 	tr0 = iostall_tracked(st);
 	me0 = iostall_map_entries(st);
 	tot0 = iostall_total_ns(st);
 	t0 = now_ns();
 	churn(&c);
-	deadline = now_ns() + 2000000000ull;
-	do {
-		tot = iostall_total_ns(st);
-		tr = iostall_tracked(st);
-		me = iostall_map_entries(st);
-		if (tr == tr0 && me == me0)
-			break;
-		usleep(10000);
-	} while (now_ns() < deadline);
+	wait_registry_back(st, tr0, me0, 2000000000ull, &tr, &me);
+	tot = iostall_total_ns(st);
 
 	report(tr == tr0 && me == me0 && !c.reg_fail && !c.unreg_fail && tot >= tot0 ?
 	       "PASS" : "FAIL", NAME,

@@ -228,7 +228,6 @@ static void *register_and_exit(void *arg)
 static void exit_cleanup(struct iostall *st)
 {
 	int tr0 = iostall_tracked(st), me0 = iostall_map_entries(st), fails = 0;
-	uint64_t deadline;
 	pthread_t t;
 	void *ret;
 	int tr, me;
@@ -238,14 +237,7 @@ static void exit_cleanup(struct iostall *st)
 		pthread_join(t, &ret);
 		fails += ret != NULL;
 	}
-	deadline = now_ns() + 1000000000ull;
-	do {
-		tr = iostall_tracked(st);
-		me = iostall_map_entries(st);
-		if (tr == tr0 && me == me0)
-			break;
-		usleep(10000);
-	} while (now_ns() < deadline);
+	wait_registry_back(st, tr0, me0, 1000000000ull, &tr, &me);
 	report(tr == tr0 && me == me0 && !fails ? "PASS" : "FAIL", NAME,
 	       "100 threads exit still registered: tracked %d->%d, map entries %d->%d, register failures %d",
 	       tr0, tr, me0, me, fails);

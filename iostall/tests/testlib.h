@@ -79,6 +79,23 @@ static inline void report(const char *verdict, const char *name, const char *fmt
 		t_skipped++;
 }
 
+/* Threads that exit registered are dropped asynchronously: wait up to
+ * timeout_ns until the library tracks tr0 threads in me0 map entries again.
+ * *tr and *me get the last values read; returns whether they are back. */
+static inline int wait_registry_back(struct iostall *st, int tr0, int me0, uint64_t timeout_ns,
+				     int *tr, int *me)
+{
+	uint64_t deadline = now_ns() + timeout_ns;
+
+	for (;;) {
+		*tr = iostall_tracked(st);
+		*me = iostall_map_entries(st);
+		if ((*tr == tr0 && *me == me0) || now_ns() >= deadline)
+			return *tr == tr0 && *me == me0;
+		usleep(10000);
+	}
+}
+
 static inline int test_exit(void)
 {
 	if (t_failed)
