@@ -176,6 +176,15 @@ def enter_run_cgroup(cfg: "RunConfig", support: CgroupSupport, device: str | Non
     return cgroup
 
 
+def leave_run_cgroup(cgroup: RunCgroup, summary: dict[str, Any], warnings: list[str]) -> None:
+    """Remove the run's cgroup (after its processes ended), recording its OOM
+    kills, its removal warnings and whether it is gone."""
+    summary["oom_kills"] = cgroup.oom_kills()
+    cgroup.remove()
+    warnings.extend(cgroup.warnings)
+    summary["cgroup_removed"] = not cgroup.dirs
+
+
 def run_once(cfg: RunConfig, log: Callable[[str], None] = say, support: CgroupSupport | None = None) -> dict[str, Any]:
     """Runs one JVM under cfg and returns (and writes) its summary. Never raises for a failed
     JVM; KeyboardInterrupt propagates after cleanup."""
@@ -311,10 +320,7 @@ def run_once(cfg: RunConfig, log: Callable[[str], None] = say, support: CgroupSu
         if proc and proc.poll() is None:
             proc.kill()
         if cgroup:
-            summary["oom_kills"] = cgroup.oom_kills()
-            cgroup.remove()
-            warnings += cgroup.warnings
-            summary["cgroup_removed"] = not cgroup.dirs
+            leave_run_cgroup(cgroup, summary, warnings)
         if proc:
             try:
                 proc.wait(timeout=10)

@@ -140,10 +140,7 @@ def run_service_once(cfg: "runner.RunConfig", service: Service, log: Callable[[s
         finally:
             sampler.stop()
             if cgroup:
-                summary["oom_kills"] = cgroup.oom_kills()
-                cgroup.remove()
-                warnings += cgroup.warnings
-                summary["cgroup_removed"] = not cgroup.dirs
+                runner.leave_run_cgroup(cgroup, summary, warnings)
             else:
                 for p in ctx.procs:
                     for pid in descendants(p.pid):
