@@ -167,6 +167,8 @@ struct SyntheticJvm {
   size_t eden_regions;
   bool   allocation;    // young pauses triggered by allocation
   bool   started;       // false until the first pause: the heap was empty before it
+  size_t memory_limit;  // 0: unknown
+  size_t non_heap;
 
   size_t headroom() const { return committed - used_after; }
   // The heap was empty before the first pause: its GC cost came from all of it.
@@ -195,6 +197,8 @@ struct SyntheticJvm {
     s.cache_signals = true;
     s.read_bytes = 1000.0;
     s.refault_bytes = 1000.0 * refault_share_of_read;
+    s.memory_limit = memory_limit;
+    s.non_heap = non_heap;
     s.allocation_pause = allocation;
     return s;
   }
@@ -230,12 +234,111 @@ static SyntheticJvm jvm(double gc_share_at_start, double io_share_at_start, doub
   j.eden_regions = 8;
   j.allocation = true;
   j.started = false;
+  j.memory_limit = 0;
+  j.non_heap = 0;
   j.a = gc_share_at_start * 2.0 * 200.0 * MiB;
   j.b = io_share_at_start * 2.0 * 800.0 * MiB;
   j.io_fixed = 0.0;
   j.refault_share_of_read = refault_share;
   j.io_available = true;
   return j;
+}
+
+TEST(FlexHeapBalanceRule, MemoryCeiling) {
+  EXPECT_DOUBLE_EQ(800.0, flexheap_memory_ceiling(1000.0, 100.0, 0.1));
+  EXPECT_DOUBLE_EQ(900.0, flexheap_memory_ceiling(1000.0, 100.0, 0.0));
+  EXPECT_DOUBLE_EQ(0.0, flexheap_memory_ceiling(1000.0, 950.0, 0.1));   // never negative
+  EXPECT_DOUBLE_EQ(0.0, flexheap_memory_ceiling(1000.0, 0.0, 2.0));     // reserve capped at all of it
+  EXPECT_DOUBLE_EQ(1000.0, flexheap_memory_ceiling(1000.0, -5.0, -1.0));
+}
+
+static FlexHeapConfig reserve_config(double reserve) {
+  FlexHeapConfig c = balance_config();
+  c.cache_reserve = reserve;
+  return c;
+}
+
+TEST(FlexHeapBalanceController, CacheReserveIsClamped) {
+  EXPECT_DOUBLE_EQ(0.0, FlexHeapController(reserve_config(-0.5)).config().cache_reserve);
+  EXPECT_DOUBLE_EQ(0.25, FlexHeapController(reserve_config(0.25)).config().cache_reserve);
+  EXPECT_DOUBLE_EQ(FlexHeapController::MaxCacheReserve,
+                   FlexHeapController(reserve_config(1.5)).config().cache_reserve);
+}
+
+// A GC-heavy phase with no measurable I/O (its small working set is cached):
+// both rules want the max heap. With a memory limit of 1200 MiB, 150 MiB of
+// native memory and a 10% reserve the heap stops at 930 MiB; without a known
+// limit it reaches the max heap, 1100 MiB, and evicts that working set.
+static size_t gc_heavy_heap_after(size_t memory_limit, FlexHeapDecision* last) {
+  FlexHeapController c(reserve_config(0.1));
+  SyntheticJvm j = jvm(0.40, 0.0, 0.0);
+  j.memory_limit = memory_limit;
+  j.non_heap = 150 * MiB;
+  for (int i = 0; i < 20; i++) {
+    *last = j.step(c);
+  }
+  return j.committed;
+}
+
+TEST(FlexHeapBalanceController, MemoryLimitCapsGrowth) {
+  FlexHeapDecision d;
+  EXPECT_EQ(930 * MiB, gc_heavy_heap_after(1200 * MiB, &d));
+  EXPECT_STREQ("memLimit,steady", d.reason);
+  EXPECT_EQ(930 * MiB, d.ceiling);
+  EXPECT_EQ(930 * MiB, d.target);
+  EXPECT_EQ(1100 * MiB, gc_heavy_heap_after(0, &d));   // no limit known: no ceiling
+  EXPECT_EQ(0u, d.ceiling);
+  EXPECT_STRNE("memLimit,steady", d.reason);
+}
+
+TEST(FlexHeapBalanceController, AboveTheCeilingShrinksAllTheWay) {
+  // Native memory grew (or the limit was lowered): the heap is 300 MiB over
+  // its ceiling and returns all of it at once, even with GC above its goal.
+  FlexHeapController c(reserve_config(0.1));
+  SyntheticJvm j = jvm(0.40, 0.0, 0.0);
+  j.committed = 900 * MiB;
+  j.memory_limit = 1000 * MiB;
+  j.non_heap = 300 * MiB;                   // ceiling 600 MiB
+  FlexHeapDecision d = j.step(c);
+  EXPECT_STREQ("memLimit,shrink", d.reason);
+  EXPECT_EQ(300 * MiB, d.bytes);
+  EXPECT_FALSE(d.start_marking);
+}
+
+TEST(FlexHeapBalanceController, CeilingBelowTheUsedFloorAsksForMarking) {
+  // The ceiling is below what a young GC left used plus eden: the heap goes
+  // down to that floor now and a concurrent cycle is requested for the rest.
+  FlexHeapController c(reserve_config(0.1));
+  SyntheticJvm j = jvm(0.10, 0.0, 0.0);
+  j.committed = 900 * MiB;
+  j.used_after = 500 * MiB;
+  j.memory_limit = 1000 * MiB;
+  j.non_heap = 450 * MiB;                   // ceiling 450 MiB, floor 508 MiB
+  FlexHeapDecision d = j.step(c);
+  EXPECT_STREQ("memLimit,shrink", d.reason);
+  EXPECT_EQ(392 * MiB, d.bytes);
+  EXPECT_EQ(508 * MiB, d.target);
+  EXPECT_TRUE(d.start_marking);
+}
+
+TEST(FlexHeapBalanceController, PaperModeIgnoresTheCeiling) {
+  // The paper's mechanism stays exact: the same run with and without a
+  // limit far below its heap takes the same steps.
+  size_t committed[2];
+  for (int limited = 0; limited < 2; limited++) {
+    FlexHeapConfig cfg = reserve_config(0.1);
+    cfg.policy = FlexHeapPolicyKind::Paper;
+    FlexHeapController c(cfg);
+    SyntheticJvm j = jvm(0.40, 0.0, 0.0);
+    j.memory_limit = limited ? 200 * MiB : 0;
+    j.non_heap = 150 * MiB;
+    for (int i = 0; i < 6; i++) {
+      EXPECT_EQ(0u, j.step(c).ceiling);
+    }
+    committed[limited] = j.committed;
+  }
+  EXPECT_EQ(committed[0], committed[1]);
+  EXPECT_GT(committed[1], 300 * MiB);    // it grew past the 50 MiB ceiling it was not given
 }
 
 TEST(FlexHeapBalanceController, FirstIntervalCountsWithTheInitialHeapAsHeadroom) {

@@ -129,3 +129,11 @@ double flexheap_goal_headroom(double gc_coefficient, double share, double cores)
   }
   return flexheap_balance_nonneg(gc_coefficient) / (share * cores);
 }
+
+double flexheap_memory_ceiling(double limit, double non_heap, double reserve) {
+  double r = flexheap_balance_nonneg(reserve);
+  if (r > 1.0) {
+    r = 1.0;
+  }
+  return flexheap_balance_nonneg(flexheap_balance_nonneg(limit) * (1.0 - r) - flexheap_balance_nonneg(non_heap));
+}

@@ -97,4 +97,13 @@ double flexheap_balance_headroom(double gc_coefficient, double io_coefficient, d
 // A / (share * cores). 0 for a non-positive share or core count.
 double flexheap_goal_headroom(double gc_coefficient, double share, double cores);
 
+// Largest committed heap that leaves `reserve` (a share) of a memory limit to
+// the page cache after `non_heap` bytes of the JVM's own memory:
+// limit * (1 - reserve) - non_heap, at least 0. Neither model rule sees this
+// cliff: the I/O cost of a smaller cache is extrapolated as 1/cache from the
+// cache size measured, so a working set that fits until the last megabytes
+// shows no cost until the heap has pushed it (and the JVM's own code) out,
+// and the mutators stall in page faults where no GC can correct the size.
+double flexheap_memory_ceiling(double limit, double non_heap, double reserve);
+
 #endif // SHARE_GC_G1_FLEXHEAP_FLEXHEAPBALANCE_HPP

@@ -43,14 +43,17 @@ static const char* const flexheap_shrink_reasons[4][3] = {
   { "costUp,gcNegligible",   "costUp,gcNegligible,atMin",   "costUp,gcNegligible,noFree" }
 };
 
-// Balance policy reasons: [rule: 0 balance, 1 gcGoal][outcome].
+// Balance policy reasons: [rule: 0 balance, 1 gcGoal, 2 memLimit][outcome].
 enum { BalanceGrow, BalanceGrowAtMax, BalanceShrink, BalanceShrinkAtMin, BalanceShrinkNoFree, BalanceSteady,
        BalanceHold };
-static const char* const flexheap_balance_reasons[2][7] = {
+enum { RuleBalance, RuleGCGoal, RuleMemLimit };
+static const char* const flexheap_balance_reasons[3][7] = {
   { "balance,grow", "balance,grow,atMax", "balance,shrink", "balance,shrink,atMin",
     "balance,shrink,noFree", "balance,steady", "balance,hold" },
   { "gcGoal,grow",  "gcGoal,grow,atMax",  "gcGoal,shrink",  "gcGoal,shrink,atMin",
-    "gcGoal,shrink,noFree",  "gcGoal,steady", "gcGoal,hold" }
+    "gcGoal,shrink,noFree",  "gcGoal,steady", "gcGoal,hold" },
+  { "memLimit,grow", "memLimit,grow,atMax", "memLimit,shrink", "memLimit,shrink,atMin",
+    "memLimit,shrink,noFree", "memLimit,steady", "memLimit,hold" }
 };
 
 const double FlexHeapController::SignificantIOFractionOfGoal = 0.25;
@@ -62,6 +65,7 @@ const double FlexHeapController::DeadBandFraction = 0.02;
 const double FlexHeapController::RefaultSaturation = 0.1;
 const double FlexHeapController::MarkingRequestSeconds = 5.0;
 const double FlexHeapController::ReversalBandFraction = 0.10;
+const double FlexHeapController::MaxCacheReserve = 0.9;
 
 // A shrink of 0 bytes because the heap is at -Xms (less than a region above
 // it), rather than for lack of free regions.
@@ -80,6 +84,8 @@ static FlexHeapConfig flexheap_sanitize(const FlexHeapConfig& cfg) {
   if (c.expand_percent > 100.0) c.expand_percent = 100.0;
   if (c.static_step_percent > 100) c.static_step_percent = 100;
   if (c.negligible_percent > 100) c.negligible_percent = 100;
+  if (!(c.cache_reserve > 0.0)) c.cache_reserve = 0.0;
+  if (c.cache_reserve > FlexHeapController::MaxCacheReserve) c.cache_reserve = FlexHeapController::MaxCacheReserve;
   return c;
 }
 
@@ -280,14 +286,14 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   int rule;
   double target_headroom;
   if (recoverable_share >= SignificantIOFractionOfGoal * goal) {
-    rule = 0;
+    rule = RuleBalance;
     target_headroom = flexheap_balance_headroom(a, b, headroom + cache);
     double cap = flexheap_goal_headroom(a, GoalFloorFraction * goal, mut_cores);
     if (target_headroom > cap) {
       target_headroom = cap;
     }
   } else {
-    rule = 1;
+    rule = RuleGCGoal;
     bool outside = gc_share > GoalHighFraction * goal || gc_share < GoalLowFraction * goal;
     target_headroom = outside ? flexheap_goal_headroom(a, GoalAimFraction * goal, mut_cores) : headroom;
   }
@@ -299,6 +305,16 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   }
   const double dead_band = dead_band_of(s);
   double target = used_after + target_headroom;
+  // Whatever the rule wants, the heap leaves the JVM's own memory and a
+  // reserve of page cache inside the memory limit (flexheap_memory_ceiling()).
+  if (s.memory_limit > 0) {
+    const double ceiling = flexheap_memory_ceiling((double)s.memory_limit, (double)s.non_heap, _cfg.cache_reserve);
+    d.ceiling = (size_t)ceiling > s.region_size ? (size_t)ceiling : s.region_size;
+    if (target > (double)d.ceiling) {
+      target = (double)d.ceiling;
+      rule = RuleMemLimit;
+    }
+  }
   // Wanting less than the floor means the heap's used part must shrink: after
   // a young GC it still holds the previous phase's dead old objects, which
   // only a concurrent cycle's Remark returns. Ask for one, at most every
@@ -341,9 +357,10 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
       _state = FlexHeapState::WaitGrow;
     }
   } else {
-    // The GC goal shrinks halfway, as gently as stock G1; an I/O-driven shrink
-    // goes all the way, since the page cache is waiting for the memory.
-    double want = rule == 1 ? -delta * 0.5 : -delta;
+    // The GC goal shrinks halfway, as gently as stock G1; an I/O-driven or
+    // memory-limit shrink goes all the way, since the page cache is waiting
+    // for the memory.
+    double want = rule == RuleGCGoal ? -delta * 0.5 : -delta;
     size_t budget = flexheap_shrink_bytes(s.committed, s.min_capacity, s.region_size,
                                           s.free_regions, s.eden_target_regions, 1.0, 0);
     size_t bytes = flexheap_round_down((size_t)want, s.region_size);

@@ -51,6 +51,8 @@ struct FlexHeapConfig {
   bool     cost_as_rate;        // FlexHeapCostAsRate (true)
   unsigned negligible_percent;  // FlexHeapNegligibleCostPercent (10; 0 = the paper's predicates alone)
   double   balance_window_s;    // balance: wall time the cost window covers (0 = FlexHeapBalanceWindow::DefaultSeconds)
+  double   cache_reserve;       // balance: FlexHeapCacheReservePercent / 100, the share of the memory limit
+                                // the heap leaves to the page cache (clamped to 0..0.9)
 };
 
 struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i
@@ -75,6 +77,9 @@ struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i
   double   refault_bytes;       // page-cache refaults in the interval (workingset_refault_file x page size):
                                 // reads a larger cache would have served
   double   read_bytes;          // bytes the JVM read from storage in the interval (/proc/self/io read_bytes)
+  size_t   memory_limit;        // bytes the JVM may use in all (container limit or machine memory); 0: unknown
+  size_t   non_heap;            // bytes the JVM (or its container) holds outside the heap; with memory_limit
+                                // it bounds the heap (FlexHeapDecision::ceiling)
   bool     allocation_pause;    // a young pause that allocation triggered (not System.gc(), a tool, WhiteBox,
                                 // a periodic or proactive check, Remark or a full GC): only its costs say the
                                 // heap is too small, so balance grows only here (as stock G1 does)
@@ -88,8 +93,9 @@ struct FlexHeapDecision {
   FlexHeapAction action;
   size_t         bytes;         // region-aligned, already clamped to [min_capacity, max_capacity]; 0 if None
   const char*    reason;        // static string: "warmup"; balance policy: "balance,grow|shrink|steady|hold"
-                                // (I/O-driven) or "gcGoal,grow|shrink|steady|hold" (GC-CPU goal; hold: a
-                                // grow wanted at a pause that is not an allocation pause), suffixed
+                                // (I/O-driven), "gcGoal,grow|shrink|steady|hold" (GC-CPU goal; hold: a
+                                // grow wanted at a pause that is not an allocation pause) or
+                                // "memLimit,..." (the ceiling cut the target), suffixed
                                 // like the paper's; paper policy: the guard, e.g. "costUp,gcBias",
                                 // "costDown,growUsed", "costDown,ioSlack", "costUp,gcNegligible"
                                 // (the direction turned by negligible_percent); a step of 0 bytes
@@ -107,6 +113,8 @@ struct FlexHeapDecision {
   double refault_fraction;                           // recoverable share of the I/O cost: refault share of the
                                                      // bytes read / RefaultSaturation, capped at 1
   size_t target;                                     // committed heap the balance rule aims for
+  size_t ceiling;                                    // largest committed heap the memory limit leaves room
+                                                     // for (0: no limit known)
   bool start_marking;                                // the target is below used_after + eden target: only a
                                                      // concurrent cycle's Remark can return the old regions
                                                      // a young GC left (the glue requests one)
@@ -158,6 +166,8 @@ class FlexHeapController {
   // A step opposite to the last applied one must change the heap by at least
   // this fraction of the committed heap (the dead band otherwise).
   static const double ReversalBandFraction;
+  // Largest cache_reserve: a heap must be able to take a tenth of the limit.
+  static const double MaxCacheReserve;
 
  private:
   void decide_paper(const FlexHeapSample& s, const FlexHeapCostAverages& cur, FlexHeapDecision& d);

@@ -86,6 +86,14 @@
           "predicates alone")                                               \
           range(0, 100)                                                     \
                                                                             \
+  product(uint, FlexHeapCacheReservePercent, 10,                            \
+          "With FlexHeapPolicy=balance, the percentage of the memory "      \
+          "limit (the container's, else the machine's) that the heap "     \
+          "never takes: it stays with the page cache after the JVM's own " \
+          "native memory, which the heap's growth would otherwise evict "   \
+          "(the mutators then stall in page faults, code included)")       \
+          range(0, 90)                                                      \
+                                                                            \
   product(double, FlexHeapMaxRAMPercentage, 90.0,                           \
           "With UseFlexHeap and no explicit maximum heap size, the "        \
           "maximum heap as a percentage of the (container) memory "         \

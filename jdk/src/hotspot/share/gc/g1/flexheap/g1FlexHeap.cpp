@@ -55,6 +55,7 @@ FlexHeapConfig G1FlexHeap::config() {
   cfg.static_step_percent = FlexHeapStaticStepPercent;
   cfg.cost_as_rate = FlexHeapCostAsRate;
   cfg.negligible_percent = FlexHeapNegligibleCostPercent;
+  cfg.cache_reserve = (double)FlexHeapCacheReservePercent / 100.0;
   return cfg;
 }
 
@@ -105,11 +106,17 @@ G1FlexHeap* G1FlexHeap::create(G1CollectedHeap* g1h) {
   fh->_signals->start();
   // Always registered: FlexHeapProactiveGCInterval is manageable from 0.
   g1h->service_thread()->register_task(fh->_proactive);
-  log_info(gc, flexheap)("Policy %s; page cache (S_io) from %s%s; max heap %zuM, min heap %zuM, %u cores",
+  log_info(gc, flexheap)("Policy %s; page cache (S_io) from %s%s; max heap %zuM, min heap %zuM, %u cores; "
+                         "memory limit %zuM%s%u%s",
                          cfg.policy == FlexHeapPolicyKind::Paper ? "paper" : "balance",
                          fh->_signals->page_cache_source(),
                          fh->_signals->samples_stall() ? "; stall sampled off the pause" : "",
-                         MaxHeapSize / M, MinHeapSize / M, (uint)os::active_processor_count());
+                         MaxHeapSize / M, MinHeapSize / M, (uint)os::active_processor_count(),
+                         (size_t)os::physical_memory() / M,
+                         cfg.policy == FlexHeapPolicyKind::Balance
+                           ? "; the heap stays below it less the JVM's native memory and " : "",
+                         cfg.policy == FlexHeapPolicyKind::Balance ? FlexHeapCacheReservePercent : 0,
+                         cfg.policy == FlexHeapPolicyKind::Balance ? "% of it for the page cache" : "");
   return fh;
 }
 
@@ -229,6 +236,8 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   s.cache_signals = r.cache_signals;
   s.refault_bytes = (double)r.refault_bytes;
   s.read_bytes = (double)r.read_bytes;
+  s.memory_limit = r.memory_limit;
+  s.non_heap = r.non_heap;
   s.allocation_pause = kind == Young && is_allocation_cause(_g1h->gc_cause());
   assert(s.t_stw >= 0.0 && s.t_mut >= 0.0, "interval times are not negative");
   assert(s.committed >= MinHeapSize && s.committed <= MaxHeapSize,
@@ -321,12 +330,12 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   }
   log_info(gc, flexheap)("GC(%u) decision state=%s action=%s bytes=%zu reason=%s C_gc=%.6f C_io=%.6f "
                          "C_tot_avg=%.6f committed=%zu S_io=%zu pause=%s policy=%s gc_rate=%.6f "
-                         "io_rate=%.6f refault=%.4f target=%zu used_after=%zu",
+                         "io_rate=%.6f refault=%.4f target=%zu used_after=%zu ceiling=%zu",
                          GCId::current_or_undefined(), FlexHeapController::state_name(d.state),
                          FlexHeapController::action_name(applied_action),
                          applied, reason, d.c_gc, d.c_io, d.avg_tot, _g1h->capacity(), s.page_cache,
                          kind_name(kind), policy, d.gc_rate, d.io_rate, d.refault_fraction, d.target,
-                         s.used_after);
+                         s.used_after, d.ceiling);
   if (event.should_commit()) {
     event.set_gcId(GCId::current_or_undefined());
     event.set_pause(kind_name(kind));
@@ -351,11 +360,12 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   }
   log_debug(gc, flexheap)("GC(%u) inputs T_stw=%.6f T_mut=%.6f conc_cpu=%.6f G=%u N=%u M=%u stall=%.6f io=%s "
                           "used=%zu free_regions=%zu eden_target=%zu committed=%zu max=%zu min=%zu "
-                          "refault_bytes=%.0f read_bytes=%.0f cache_signals=%d floor=%zu",
+                          "refault_bytes=%.0f read_bytes=%.0f cache_signals=%d floor=%zu memory_limit=%zu non_heap=%zu",
                           GCId::current_or_undefined(), s.t_stw, s.t_mut, s.conc_cpu, s.conc_threads, s.cores,
                           s.mutators, s.io_stall, s.io_available ? _iostall->backend() : "none",
                           s.used, s.free_regions, s.eden_target_regions, s.committed, s.max_capacity,
-                          s.min_capacity, s.refault_bytes, s.read_bytes, s.cache_signals, floor);
+                          s.min_capacity, s.refault_bytes, s.read_bytes, s.cache_signals, floor,
+                          s.memory_limit, s.non_heap);
   log_debug(gc, flexheap)("GC(%u) costs C_stw=%.6f C_conc=%.6f C_gc=%.6f C_io=%.6f C_tot=%.6f "
                           "avg_gc=%.6f avg_io=%.6f avg_tot=%.6f prev_avg_tot=%.6f rel_gc=%.4f rel_io=%.4f "
                           "rel_tot=%.4f scale=%.3f costDown=%d growSlack=%d ioSlack=%d gcBias=%d "

@@ -54,6 +54,7 @@ G1FlexHeapSignals::G1FlexHeapSignals(G1CollectedHeap* g1h, FlexHeapIOStall* iost
   _sample_stall(iostall->is_available() && iostall->is_slow()),
   _cache_key("Cached:"),
   _refault_key("workingset_refault_file "),
+  _anon_key(nullptr),
   _num_threads(0),
   _conc_cpu_ns(0),
   _page_cache(0),
@@ -62,6 +63,8 @@ G1FlexHeapSignals::G1FlexHeapSignals(G1CollectedHeap* g1h, FlexHeapIOStall* iost
   _io_valid(false),
   _read_bytes(0),
   _stall_ns(0),
+  _memory_limit(0),
+  _non_heap(0),
   _consumed_refault_pages(0),
   _consumed_read_bytes(0) {
   _stat_path[0] = '\0';
@@ -89,68 +92,100 @@ void G1FlexHeapSignals::find_memory_stat() {
   // at the root too; v2 figures are hierarchical.
   _cache_key = v1 ? "total_cache " : "file ";
   _refault_key = v1 ? "total_workingset_refault_file " : "workingset_refault_file ";
+  _anon_key = v1 ? "total_rss " : "anon ";
 #endif
 }
 
-// Values of up to two "key value" lines of a /proc or cgroup file.
-static bool read_keys(const char* path, const char* key1, uint64_t* v1, const char* key2, uint64_t* v2,
-                      bool* found2) {
+// The values of "key value" lines of a /proc or cgroup file; false if it
+// cannot be read. Each key's found flag says whether its line was there.
+struct G1FlexHeapStatKey {
+  const char* key;
+  uint64_t value;
+  bool found;
+};
+
+static bool read_keys(const char* path, G1FlexHeapStatKey* keys, uint n) {
   FILE* f = os::fopen(path, "r");
   if (f == nullptr) {
     return false;
   }
-  const size_t len1 = strlen(key1);
-  const size_t len2 = key2 != nullptr ? strlen(key2) : 0;
-  bool found1 = false;
-  *found2 = false;
+  uint missing = 0;
+  for (uint i = 0; i < n; i++) {
+    keys[i].found = false;
+    missing += keys[i].key != nullptr ? 1 : 0;
+  }
   char line[256];
-  while ((!found1 || (key2 != nullptr && !*found2)) && fgets(line, sizeof(line), f) != nullptr) {
-    if (!found1 && strncmp(line, key1, len1) == 0) {
-      *v1 = (uint64_t)strtoull(line + len1, nullptr, 10);
-      found1 = true;
-    } else if (key2 != nullptr && !*found2 && strncmp(line, key2, len2) == 0) {
-      *v2 = (uint64_t)strtoull(line + len2, nullptr, 10);
-      *found2 = true;
+  while (missing > 0 && fgets(line, sizeof(line), f) != nullptr) {
+    for (uint i = 0; i < n; i++) {
+      const char* key = keys[i].key;
+      if (key != nullptr && !keys[i].found && strncmp(line, key, strlen(key)) == 0) {
+        keys[i].value = (uint64_t)strtoull(line + strlen(key), nullptr, 10);
+        keys[i].found = true;
+        missing--;
+        break;
+      }
     }
   }
   fclose(f);
-  return found1;
+  return true;
 }
 
 void G1FlexHeapSignals::sample_files(bool join) {
-  uint64_t cache = 0;
-  uint64_t refaults = 0;
-  bool have_refaults = false;
-  bool ok;
+  enum { Cache, Refault, Anon, NumKeys };
+  G1FlexHeapStatKey stat[NumKeys] = { { _cache_key, 0, false }, { _refault_key, 0, false },
+                                      { _anon_key, 0, false } };
   if (_stat_path[0] != '\0') {
-    ok = read_keys(_stat_path, _cache_key, &cache, _refault_key, &refaults, &have_refaults);
+    read_keys(_stat_path, stat, NumKeys);
   } else {
-    ok = read_keys("/proc/meminfo", "Cached:", &cache, nullptr, nullptr, &have_refaults);
-    cache *= K;   // kB
-    uint64_t unused;
-    bool found;
-    have_refaults = read_keys("/proc/vmstat", "workingset_refault_file ", &refaults, nullptr, &unused, &found);
+    // No memory cgroup: the system's page cache and refaults, our own
+    // anonymous memory (all in kB but the refault count).
+    G1FlexHeapStatKey meminfo[1] = { { "Cached:", 0, false } };
+    G1FlexHeapStatKey vmstat[1] = { { "workingset_refault_file ", 0, false } };
+    G1FlexHeapStatKey status[1] = { { "RssAnon:", 0, false } };
+    read_keys("/proc/meminfo", meminfo, 1);
+    read_keys("/proc/vmstat", vmstat, 1);
+    read_keys("/proc/self/status", status, 1);
+    stat[Cache] = meminfo[0];
+    stat[Cache].value *= K;
+    stat[Refault] = vmstat[0];
+    stat[Anon] = status[0];
+    stat[Anon].value *= K;
   }
-  uint64_t read_bytes = 0;
-  bool found;
-  const bool have_io = read_keys("/proc/self/io", "read_bytes: ", &read_bytes, nullptr, nullptr, &found);
+  G1FlexHeapStatKey io[1] = { { "read_bytes: ", 0, false } };
+  read_keys("/proc/self/io", io, 1);
   const uint64_t stall = _sample_stall ? _iostall->total_stall_ns() : 0;
+  // HotSpot's view of the memory this JVM may use: the container's limit
+  // when there is one, else the machine's memory.
+  const julong limit = os::physical_memory();
 
   // Publish, never during a pause.
   SuspendibleThreadSetJoiner sts(join);
-  if (ok) {
-    _page_cache = (size_t)cache;
+  if (stat[Cache].found) {
+    _page_cache = (size_t)stat[Cache].value;
   }
-  _refaults_valid = have_refaults;
-  if (have_refaults) {
-    _refault_pages = refaults;
+  _refaults_valid = stat[Refault].found;
+  if (stat[Refault].found) {
+    _refault_pages = stat[Refault].value;
   }
-  _io_valid = have_io;
-  if (have_io) {
-    _read_bytes = read_bytes;
+  _io_valid = io[0].found;
+  if (io[0].found) {
+    _read_bytes = io[0].value;
   }
   if (_sample_stall) {
     _stall_ns = stall;
+  }
+  _memory_limit = (size_t)limit;
+  // Anonymous memory beyond the committed heap is what the JVM (or its
+  // container) holds outside the heap: metaspace, code, threads, GC data,
+  // direct buffers. Untouched heap pages make this an underestimate, so keep
+  // the largest value seen; skip samples where G1 still has to uncommit
+  // regions it already took off the heap's capacity.
+  if (stat[Anon].found && !_g1h->has_uncommittable_regions()) {
+    const size_t anon = (size_t)stat[Anon].value;
+    const size_t committed = _g1h->capacity();
+    if (anon > committed) {
+      _non_heap = MAX2(_non_heap, anon - committed);
+    }
   }
 }
 
@@ -242,5 +277,7 @@ G1FlexHeapSignals::Reading G1FlexHeapSignals::consume() {
   _consumed_read_bytes = _read_bytes;
   r.stall_sampled = _sample_stall;
   r.stall_ns = _stall_ns;
+  r.memory_limit = _memory_limit;
+  r.non_heap = _non_heap;
   return r;
 }

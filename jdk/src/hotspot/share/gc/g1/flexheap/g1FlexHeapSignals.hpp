@@ -32,7 +32,8 @@ class G1CollectedHeap;
 class Thread;
 
 // The inputs of FlexHeap's decisions that are slow to read: the page cache of
-// the JVM's memory cgroup and its refaults (memory.stat), the bytes the JVM
+// the JVM's memory cgroup, its refaults and its anonymous memory (memory.stat),
+// the memory limit (os::physical_memory()), the bytes the JVM
 // read from storage (/proc/self/io), the CPU time of G1's concurrent threads
 // (one clock per thread) and, for the delay-accounting backend (one netlink
 // query per thread), the mutator I/O stall. A G1 service task samples them
@@ -55,6 +56,8 @@ class G1FlexHeapSignals : public G1ServiceTask {
     uint64_t read_bytes;        // /proc/self/io read_bytes
     bool     stall_sampled;     // stall_ns comes from the sampler
     uint64_t stall_ns;          // total mutator stall (monotonic), if sampled
+    size_t   memory_limit;      // bytes: os::physical_memory(), the container's limit if there is one
+    size_t   non_heap;          // bytes of anonymous memory outside the heap, largest seen (0: unknown)
   };
 
  private:
@@ -73,6 +76,7 @@ class G1FlexHeapSignals : public G1ServiceTask {
   char _stat_path[512];             // memory.stat of our memory cgroup, "" if none
   const char* _cache_key;          // "total_cache " (v1), "file " (v2)
   const char* _refault_key;        // "total_workingset_refault_file " (v1), "workingset_refault_file " (v2)
+  const char* _anon_key;           // "total_rss " (v1), "anon " (v2); nullptr: /proc/self/status RssAnon
 
   // Published by the sampler.
   ThreadCPU _threads[MaxThreads];
@@ -84,6 +88,8 @@ class G1FlexHeapSignals : public G1ServiceTask {
   bool _io_valid;
   uint64_t _read_bytes;         // monotonic
   uint64_t _stall_ns;           // monotonic, if _sample_stall
+  size_t _memory_limit;
+  size_t _non_heap;             // largest anonymous memory beyond the committed heap seen
   // As of the previous decision.
   uint64_t _consumed_refault_pages;
   uint64_t _consumed_read_bytes;
