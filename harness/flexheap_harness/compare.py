@@ -40,6 +40,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from tabulate import tabulate
 
+from . import provenance
 from .integrity import UNBUDGETED
 from .runner import RunConfig, run_once, say
 from .sizes import format_size
@@ -89,6 +90,7 @@ def run_comparison(
 
 def _write(out_dir: Path, summaries: list[dict[str, Any]], baseline: str) -> dict[str, Any]:
     agg = aggregate(summaries, baseline)
+    agg["provenance"] = provenance.of_runs(summaries)  # date and JDK(s), shown by `report`
     agg["runs"] = summaries
     (out_dir / "comparison.json").write_text(json.dumps(agg, indent=2, default=str) + "\n")
     (out_dir / "comparison.md").write_text(render_markdown(agg))
