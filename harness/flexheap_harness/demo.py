@@ -28,6 +28,8 @@ Steps (each reused when already done):
   3. demo index        bench build-index --size-mb N     -> ~/.cache/flexheap/index-demo
   4. compare           g1-90, g1-50, vg1, flexheap under a budget below the index size
   5. plots             timeline.png (Fig. 1/11 style), throughput.png (Fig. 7 style)
+Ends with a row per policy (ratio to the baseline with its 95% CI), the plot files and the
+command behind the full results (`./flexheap harness report`).
 """
 
 from __future__ import annotations
@@ -213,12 +215,28 @@ def run_demo(args: argparse.Namespace) -> int:
     print()
     print(render_policy_rows(agg))
     print()
-    print(f"   table:  {out / 'comparison.md'}")
-    plots = [p for p in (out / "timeline.png", out / "throughput.png") if p.exists()]
-    print("   plots:  " + (", ".join(str(p) for p in plots) if plots else "none (plotting failed, see above)"))
-    print(f"   reproduce this table:   {reproduce_command(args, policies)}")
-    print(f"   the full-scale results: {full_results_command(args, policies, index_bytes)}")
+    for line in closing_lines(args, policies, index_bytes, out):
+        print(line)
     return 0 if all(agg["ok_runs"].values()) else 1
+
+
+REPORT_COMMAND = "./flexheap harness report"
+
+
+def closing_lines(args: argparse.Namespace, policies: list[str], index_bytes: int, out: Path) -> list[str]:
+    """Where the table and plots are, how to rerun this demo, and last the one command behind the
+    full results (docs/results.md) with how to re-run its measurements."""
+    plots = [p for p in (out / "timeline.png", out / "throughput.png") if p.exists()]
+    return [
+        f"   table:  {out / 'comparison.md'}",
+        f"   reproduce this table:          {reproduce_command(args, policies)}",
+        f"   this comparison at full scale: {full_results_command(args, policies, index_bytes)}",
+        "   plots:  " + (", ".join(str(p) for p in plots) if plots else "none (plotting failed, see above)"),
+        f"   the full results: {REPORT_COMMAND}   (docs/results.md from docs/results/manifest.toml, every table "
+        "with the command that produced it)",
+        f"     to re-measure them: {REPORT_COMMAND} --commands | bash   (then put each new folder back with "
+        f"{REPORT_COMMAND} --add SECTION RUN_DIR --command \"...\")",
+    ]
 
 
 def _policy_arg(policies: list[str]) -> str:

@@ -64,3 +64,13 @@ def test_reproduce_commands():
     assert "harness compare --policies g1-90,flexheap" in full and "--scale 1 " in full and "--reps 3" in full
     reparsed = cli.build_parser().parse_args(full.split()[2:])  # it is a valid command line
     assert reparsed.device == "sata" and reparsed.budget == "0.5x"
+
+
+def test_demo_ends_with_the_plots_and_the_full_results_command(tmp_path):
+    args = cli.build_parser().parse_args(["demo", "--budget", "0.5x", "--policies", "g1-90,flexheap"])
+    (tmp_path / "timeline.png").write_bytes(b"png")
+    lines = demo.closing_lines(args, ["g1-90", "flexheap"], 1 << 30, tmp_path)
+    assert lines[-3].strip() == f"plots:  {tmp_path / 'timeline.png'}"
+    assert lines[-2].strip().startswith("the full results: ./flexheap harness report ")
+    assert "./flexheap harness report --commands | bash" in lines[-1] and "--add SECTION RUN_DIR" in lines[-1]
+    assert any("reproduce this table:" in ln and "./flexheap demo --budget 0.5x" in ln for ln in lines)
