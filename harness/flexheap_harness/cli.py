@@ -20,7 +20,7 @@
 #
 #
 
-"""flexheap-bench: run, compare, sweep, plot, demo."""
+"""flexheap-bench: run, compare, sweep, oracle, plot, report, demo."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-from . import oracle, plots
+from . import oracle, plots, results_manifest
 from .cgroups import detect
 from .compare import load_comparison, render_text, run_comparison
 from .devices import PROFILES, block_device_of, parse_profile
@@ -157,6 +157,36 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="+", type=Path, help="comparison folder or run folders")
     p.add_argument("--out", type=Path, help="output folder (default: the comparison folder / first run folder)")
     p.add_argument("--overlay", action="store_true", help="also draw all runs on one axis")
+
+    rp = sub.add_parser("report", help="docs/results.md from docs/results/manifest.toml (--add, --check)",
+                        formatter_class=fmt,
+                        description="Regenerates docs/results.md from the manifest and the result JSONs it names "
+                                    "(copied under docs/results/data/): every table with the exact command that "
+                                    "produced it; a section without a result says 'Not measured yet' and what is "
+                                    "missing.",
+                        epilog="examples:\n"
+                               "  flexheap-bench report                      # regenerate docs/results.md\n"
+                               "  flexheap-bench report --check              # exit 1 if it is stale or hand-edited\n"
+                               "  flexheap-bench report --add comparisons results/20260101-sweep \\\n"
+                               "      --command \"./flexheap harness sweep ... --out results/20260101-sweep\"\n"
+                               "  flexheap-bench report --commands           # every command, to re-run\n"
+                               "sections: " + ", ".join(results_manifest.SECTION_IDS))
+    mode = rp.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true",
+                      help="do not write; exit 1 if the document is not what the manifest and data regenerate "
+                           "or a table has no command")
+    mode.add_argument("--add", nargs=2, metavar=("SECTION", "PATH"),
+                      help="copy a compare/sweep folder's comparison.json, oracle.json and PNG plots (or one "
+                           "result JSON file) into data/, append its entry to the manifest, regenerate")
+    mode.add_argument("--commands", action="store_true", help="print every entry's command (to re-run them)")
+    rp.add_argument("--command", dest="entry_command", metavar="CMD",
+                    help="with --add (required): the exact command line that produced PATH")
+    rp.add_argument("--title", help="with --add: the entry's heading (default from the runs: workload, budget, "
+                                    "device, policies)")
+    rp.add_argument("--notes", default="", help="with --add: a note shown under the heading")
+    rp.add_argument("--name", help="with --add: folder name under data/ (default the folder or file name)")
+    rp.add_argument("--manifest", type=Path, help="manifest (default docs/results/manifest.toml in the repo)")
+    rp.add_argument("--output", type=Path, help="document (default the manifest's `output`, docs/results.md)")
 
     d = sub.add_parser("demo", help="build what is missing and compare the four policies on a small index",
                        formatter_class=fmt,
@@ -374,6 +404,48 @@ def cmd_plot(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    from . import results_report
+    manifest_path = args.manifest or results_manifest.default_manifest()
+    if args.add:
+        if args.entry_command is None:
+            raise UsageError("--add needs --command \"...\": the exact command line that produced the result")
+        entry, left = results_manifest.add(manifest_path, args.add[0], Path(args.add[1]), args.entry_command,
+                                           args.title, args.notes, args.name)
+        print(f"added to {manifest_path}: [{entry.section}] {entry.title}: {entry.data}"
+              + (f", {len(entry.plots)} plot(s)" if entry.plots else ""))
+        if left:
+            print(f"not copied (only result JSONs and PNG plots are): {', '.join(left)}")
+    elif any((args.entry_command, args.title, args.notes, args.name)):
+        raise UsageError("--command, --title, --notes and --name go with --add SECTION PATH")
+    try:
+        manifest = results_manifest.load(manifest_path)
+    except results_manifest.ManifestError as e:
+        if not args.check:
+            raise
+        print(f"report --check: FAILED: {e}", file=sys.stderr)
+        return 1
+    output = args.output or manifest.output
+    for orphan in results_report.unreferenced_data(manifest):
+        print(f"warning: {orphan} is named by no entry of {manifest_path}", file=sys.stderr)
+    if args.commands:
+        print(results_report.commands(manifest), end="")
+        return 0
+    if args.check:
+        problems = results_report.check(manifest, output)
+        for p in problems:
+            print(f"report --check: FAILED: {p}", file=sys.stderr)
+        if not problems:
+            print(f"report --check: {output} is what {manifest_path} regenerates; every table has its command")
+        return 1 if problems else 0
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(results_report.render(manifest, output))
+    measured = sum(1 for s in results_manifest.SECTIONS if manifest.in_section(s.id))
+    print(f"written: {output} ({len(manifest.entries)} result(s); {measured} of {len(results_manifest.SECTIONS)} "
+          "sections with results)")
+    return 0
+
+
 def _sigterm(_signum: int, _frame: Any) -> None:
     # Turn SIGTERM into the same orderly teardown as Ctrl-C (kill the cgroup, rmdir it).
     raise KeyboardInterrupt
@@ -405,6 +477,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_plot(args)
         if args.command == "oracle":
             return cmd_oracle(args)
+        if args.command == "report":
+            return cmd_report(args)
         if args.command == "demo":
             from .demo import run_demo
             return run_demo(args)

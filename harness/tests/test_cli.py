@@ -29,7 +29,7 @@ import pytest
 from flexheap_harness.cli import build_parser, main, sweep_sizes
 
 
-@pytest.mark.parametrize("cmd", [[], ["run"], ["compare"], ["sweep"], ["plot"], ["demo"]])
+@pytest.mark.parametrize("cmd", [[], ["run"], ["compare"], ["sweep"], ["plot"], ["report"], ["demo"]])
 def test_help(cmd, capsys):
     with pytest.raises(SystemExit) as e:
         main(cmd + ["--help"])

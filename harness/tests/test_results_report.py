@@ -1,0 +1,303 @@
+#
+# Copyright (c) 2026, FlexHeap contributors. All rights reserved.
+# DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+#
+# This code is free software; you can redistribute it and/or modify it
+# under the terms of the GNU General Public License version 2 only, as
+# published by the Free Software Foundation.  The FlexHeap contributors
+# designate this particular file as subject to the "Classpath" exception
+# as provided by Oracle in the LICENSE file that accompanied this code.
+#
+# This code is distributed in the hope that it will be useful, but WITHOUT
+# ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+# FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+# version 2 for more details (a copy is included in the LICENSE file that
+# accompanied this code).
+#
+# You should have received a copy of the GNU General Public License version
+# 2 along with this work; if not, write to the Free Software Foundation,
+# Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+#
+#
+
+"""`report`: docs/results.md from a manifest and result JSONs (tests/data/results), the missing
+sections, --check against stale or hand-edited documents and tables without a command, entries
+without a command refused, --add copying only result JSONs and plots."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from flexheap_harness import cli, results_manifest, results_report
+from flexheap_harness.jdk import repo_root
+from flexheap_harness.results_manifest import SECTIONS, ManifestError
+
+DATA = Path(__file__).parent / "data" / "results"
+COMPARE_CMD = ("./flexheap harness compare --policies g1-90,flexheap,vg1 --reps 3 --budget 0.05x "
+               "--index /idx --workload M1 --device nvme --out results/m1")
+SWEEP_CMD = ("./flexheap harness sweep --fractions 0.3,0.9 --also flexheap --reps 3 --budget 0.1x "
+             "--index /idx --workload M2 --device sata --out results/m2")
+CHAR_CMD = "./flexheap bench characterize --index /idx --scale 0.1 --out char.json"
+HEADER = 'output = "../results.md"\n\n[sections.paper]\ntext = ""\nmismatch = ""\n'
+
+
+def entry(section: str, title: str, data: str, command: str | None, plots: list[str] = ()) -> str:
+    lines = ["", "[[entry]]", f'section = "{section}"', f'title = "{title}"', f'data = "{data}"']
+    if command is not None:
+        lines.append(f"command = {json.dumps(command)}")
+    if plots:
+        lines.append("plots = [" + ", ".join(f'"{p}"' for p in plots) + "]")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.fixture
+def docs(tmp_path) -> Path:
+    """tmp/docs/results/{manifest.toml, data/...} with the fixture JSONs; returns the manifest."""
+    root = tmp_path / "docs" / "results"
+    (root / "data" / "m1").mkdir(parents=True)
+    (root / "data" / "m2").mkdir()
+    shutil.copy(DATA / "compare-m1.json", root / "data" / "m1" / "comparison.json")
+    shutil.copy(DATA / "timeline.png", root / "data" / "m1" / "timeline.png")
+    shutil.copy(DATA / "sweep-m2.json", root / "data" / "m2" / "comparison.json")
+    shutil.copy(DATA / "characterize.json", root / "data" / "char.json")
+    manifest = root / "manifest.toml"
+    manifest.write_text(HEADER
+                        + entry("characterization", "Query classes, scale 0.1", "data/char.json", CHAR_CMD)
+                        + entry("comparisons", "M1, 5% of the index, nvme", "data/m1/comparison.json", COMPARE_CMD,
+                                ["data/m1/timeline.png"])
+                        + entry("comparisons", "M2 sweep, 10%, sata", "data/m2/comparison.json", SWEEP_CMD))
+    return manifest
+
+
+def report(manifest: Path, *extra: str) -> int:
+    return cli.main(["report", "--manifest", str(manifest), *extra])
+
+
+def block_after(md: str, heading: str) -> str:
+    start = md.index(heading)
+    nxt = md.find("\n#", start + len(heading))
+    return md[start:nxt if nxt > 0 else None]
+
+
+def test_render_tables_with_ci_and_their_commands(docs):
+    md = results_report.render(results_manifest.load(docs))
+    m1 = block_after(md, "### M1, 5% of the index, nvme")
+    # The command sits in a code block right above the tables.
+    assert f"```sh\n{COMPARE_CMD}\n```\n\n| policy" in m1
+    rows = {ln.split("|")[1].strip(): ln for ln in m1.splitlines() if ln.startswith("| ")}
+    assert "x0.50" in rows["flexheap"] and "0.42-0.60" in rows["flexheap"] and "faster" in rows["flexheap"]
+    assert "no difference" in rows["vg1"] and "[10.4..11.1]" in rows["vg1"]
+    assert "x0.50 (CI 0.42-0.60)" in m1  # the full table: median [min..max] and ratio with its CI
+    assert "Date: 2026-11-20 10:00 UTC · JDK: 25.0.3+9-LTS (Eclipse Adoptium), FlexHeap abc1234" in m1
+    assert "[comparison.json](results/data/m1/comparison.json)" in m1
+    assert "![timeline.png](results/data/m1/timeline.png)" in m1  # relative to docs/results.md
+    m2 = block_after(md, "### M2 sweep, 10%, sata")
+    assert "of per-phase oracle" in m2 and "sum (per-phase oracle)" in m2 and "static:1024m" in m2
+    char = block_after(md, "### Query classes, scale 0.1")
+    assert f"```sh\n{CHAR_CMD}\n```\n\n```text\nclass    queries" in char
+    assert "JDK: 25.0.3 (OpenJDK 64-Bit Server VM)" in char
+    assert results_report.uncommanded_tables(md) == []
+    # Tables are markdown tables: a blank line parts them from the text around them.
+    lines = md.splitlines()
+    for a, b in zip(lines, lines[1:]):
+        if a.startswith("|") != b.startswith("|"):
+            assert not a.strip() or not b.strip(), (a, b)
+
+
+def test_sections_without_results_say_what_is_missing(docs):
+    docs.write_text(HEADER + entry("comparisons", "M1", "data/m1/comparison.json", COMPARE_CMD))
+    md = results_report.render(results_manifest.load(docs))
+    headings = [ln[3:] for ln in md.splitlines() if ln.startswith("## ")]
+    assert headings == [s.title for s in SECTIONS]  # all seven, none dropped
+    for sec in SECTIONS:
+        body = block_after(md, f"## {sec.title}")
+        if sec.id == "comparisons":
+            assert "Not measured yet" not in body
+        elif sec.id == "paper":
+            assert f"**Not written yet.** Missing: {sec.needs}" in body
+        else:
+            assert f"**Not measured yet.** Missing: {sec.needs}" in body
+    assert "### Where we do not match the paper, and why\n\n**Not written yet.**" in md
+
+
+def test_free_text_of_the_paper_section(docs):
+    docs.write_text(docs.read_text().replace('text = ""\nmismatch = ""',
+                                             'text = "Paper Fig. 7: 1.8x."\nmismatch = "Our index is smaller."'))
+    md = results_report.render(results_manifest.load(docs))
+    assert "Paper Fig. 7: 1.8x." in md and "Our index is smaller." in md and "Not written yet" not in md
+
+
+def test_check_passes_on_the_generated_document_and_fails_when_stale_or_edited(docs, capsys):
+    assert report(docs) == 0
+    out = docs.parent.parent / "results.md"
+    assert report(docs, "--check") == 0
+    good = out.read_text()
+    out.write_text(good.replace("x0.50", "x0.40", 1))  # a number edited by hand
+    assert report(docs, "--check") == 1
+    err = capsys.readouterr().err
+    assert "stale, or edited by hand" in err and "-| flexheap" in err and "./flexheap harness report" in err
+    out.write_text(good)
+    docs.write_text(docs.read_text() + entry("timelines", "New", "data/m1/comparison.json", COMPARE_CMD))
+    assert report(docs, "--check") == 1  # the manifest changed, the document did not: stale
+    assert "stale" in capsys.readouterr().err
+    out.unlink()
+    assert report(docs, "--check") == 1 and "does not exist" in capsys.readouterr().err
+
+
+def test_check_finds_a_table_without_its_command(docs, capsys):
+    table = "| ours | paper |\n|---|---|\n| 1.8x | 2.1x |"
+    base = docs.read_text()
+    docs.write_text(base.replace('text = ""', f"text = {json.dumps(table)}", 1))
+    assert report(docs) == 0  # written, but --check refuses it
+    assert report(docs, "--check") == 1
+    assert "(under '7. The paper's numbers beside ours'): a table with no command" in capsys.readouterr().err
+    with_cmd = f"```sh\n{COMPARE_CMD}\n```\n\n{table}"
+    docs.write_text(base.replace('text = ""', f"text = {json.dumps(with_cmd)}", 1))
+    assert report(docs) == 0 and report(docs, "--check") == 0
+
+
+def test_uncommanded_tables():
+    ok = "## A\n\n```sh\ncmd\n```\n\n| a |\n|---|\n\n```text\nt\n```\n"
+    assert results_report.uncommanded_tables(ok) == []
+    assert len(results_report.uncommanded_tables("## A\n\n| a |\n|---|\n")) == 1
+    # A command under another heading does not count, nor does an empty one.
+    assert len(results_report.uncommanded_tables("## A\n```sh\ncmd\n```\n## B\n| a |\n")) == 1
+    assert len(results_report.uncommanded_tables("## A\n```sh\n\n```\n```text\nt\n```\n")) == 1
+
+
+def test_an_entry_without_a_command_is_refused(docs, capsys):
+    docs.write_text(HEADER + entry("comparisons", "M1", "data/m1/comparison.json", None))
+    with pytest.raises(ManifestError, match="has no command"):
+        results_manifest.load(docs)
+    assert report(docs) == 2
+    assert "entry 1 ('M1') has no command" in capsys.readouterr().err
+    assert report(docs, "--check") == 1
+    assert "has no command" in capsys.readouterr().err
+    docs.write_text(HEADER + entry("comparisons", "M1", "data/m1/comparison.json", "  "))
+    assert report(docs, "--check") == 1
+
+
+def test_a_harness_command_must_parse(docs, capsys):
+    docs.write_text(HEADER + entry("comparisons", "M1", "data/m1/comparison.json",
+                                   "./flexheap harness compare --polcies g1-90"))
+    assert report(docs) == 2
+    assert "not a valid harness command line" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("bad, message", [
+    ('[sections.nope]\ntext = "x"\n', "unknown section [sections.nope]"),
+    (entry("results", "x", "data/m1/comparison.json", COMPARE_CMD), "section 'results' is not one of"),
+    (entry("comparisons", "x", "data/missing.json", COMPARE_CMD), "data/missing.json does not exist"),
+    (entry("comparisons", "x", "data/m1/timeline.png", COMPARE_CMD), "cannot read result"),
+    ('[[entry]]\nsection = "comparisons"\ncomand = "x"\n', "unknown key(s) comand"),
+])
+def test_manifest_mistakes_are_named(docs, capsys, bad, message):
+    docs.write_text(HEADER + bad)
+    assert report(docs) == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.fixture
+def run_folder(tmp_path) -> Path:
+    """A finished compare folder: result JSONs and plots beside runs/ with logs and samples."""
+    d = tmp_path / "20260101-120000-compare"
+    run = d / "runs" / "r1-g1-90"
+    run.mkdir(parents=True)
+    for name in ("gc.log", "samples.csv", "summary.json", "stderr.log"):
+        (run / name).write_text("x\n")
+    (run / "config.json").write_text(json.dumps({"jdk": "/gone/jdk", "policy": {"name": "g1-90"}}))
+    shutil.copy(DATA / "compare-m1.json", d / "comparison.json")
+    shutil.copy(DATA / "oracle.json", d / "oracle.json")
+    shutil.copy(DATA / "timeline.png", d / "timeline.png")
+    (d / "comparison.md").write_text("| table |\n")
+    (d / "samples.csv").write_text("t\n")
+    return d
+
+
+def test_add_copies_only_result_jsons_and_plots(docs, run_folder, capsys):
+    assert report(docs, "--add", "timelines", str(run_folder), "--command", COMPARE_CMD,
+                  "--notes", "Median run per policy.") == 0
+    out = capsys.readouterr().out
+    assert "not copied (only result JSONs and PNG plots are): comparison.md, runs/, samples.csv" in out
+    dest = docs.parent / "data" / run_folder.name
+    assert sorted(p.name for p in dest.rglob("*")) == ["comparison.json", "oracle.json", "timeline.png"]
+    m = results_manifest.load(docs)
+    e = m.entries[-1]
+    assert (e.section, e.command, e.notes) == ("timelines", COMPARE_CMD, "Median run per policy.")
+    assert e.data == f"data/{run_folder.name}/comparison.json" and e.plots == [f"data/{run_folder.name}/timeline.png"]
+    assert e.title == f"{run_folder.name}: g1-90, flexheap, vg1"  # no workload/budget in the fixture runs
+    assert report(docs, "--check") == 0  # --add regenerated the document
+    md = (docs.parent.parent / "results.md").read_text()
+    assert "Median run per policy." in block_after(md, f"### {e.title}")
+    # The same folder twice is refused (another --name adds it again).
+    with pytest.raises(ManifestError, match="exists already"):
+        results_manifest.add(docs, "timelines", run_folder, COMPARE_CMD)
+
+
+def test_add_refuses_without_a_command_or_with_a_non_result(docs, run_folder, capsys):
+    before = docs.read_text()
+    assert report(docs, "--add", "timelines", str(run_folder)) == 2
+    assert "--add needs --command" in capsys.readouterr().err
+    assert report(docs, "--add", "timelines", str(run_folder), "--command", "") == 2
+    assert "has no command" in capsys.readouterr().err
+    assert report(docs, "--add", "timelines", str(run_folder / "samples.csv"), "--command", COMPARE_CMD) == 2
+    assert "is not a result JSON" in capsys.readouterr().err
+    assert report(docs, "--add", "timelines", str(run_folder / "runs"), "--command", COMPARE_CMD) == 2
+    assert "has no comparison.json or oracle.json" in capsys.readouterr().err
+    assert report(docs, "--add", "nope", str(run_folder), "--command", COMPARE_CMD) == 2
+    assert "unknown section 'nope'" in capsys.readouterr().err
+    assert docs.read_text() == before and not (docs.parent / "data" / run_folder.name).exists()
+
+
+def test_add_refuses_a_file_too_big_to_be_a_summary(docs, run_folder, monkeypatch):
+    monkeypatch.setattr(results_manifest, "MAX_COPY_BYTES", 100)
+    with pytest.raises(ManifestError, match="not a summary or a plot"):
+        results_manifest.add(docs, "timelines", run_folder, COMPARE_CMD)
+
+
+def test_add_a_single_json_and_record_provenance_of_an_old_folder(docs, run_folder):
+    e, left = results_manifest.add(docs, "characterization", DATA / "characterize.json", CHAR_CMD)
+    assert e.data == "data/characterize/characterize.json" and left == [] and e.date is None
+    data = json.loads((run_folder / "comparison.json").read_text())
+    del data["provenance"]  # a folder from before the harness recorded it
+    (run_folder / "comparison.json").write_text(json.dumps(data))
+    e, _ = results_manifest.add(docs, "timelines", run_folder, COMPARE_CMD, title="old")
+    assert e.date and e.date.endswith("UTC") and e.jdk == "/gone/jdk"
+    md = results_report.render(results_manifest.load(docs))
+    assert f"Date: {e.date} · JDK: /gone/jdk" in block_after(md, "### old")
+
+
+def test_commands_lists_every_command_in_document_order(docs, capsys):
+    assert report(docs, "--commands") == 0
+    out = capsys.readouterr().out
+    assert out.index(CHAR_CMD) < out.index(COMPARE_CMD) < out.index(SWEEP_CMD)
+    assert "report --add SECTION RUN_DIR" in out
+
+
+def test_the_committed_results_document_is_up_to_date(capsys):
+    """docs/results.md is exactly what docs/results/manifest.toml and its data regenerate."""
+    manifest = repo_root() / "docs" / "results" / "manifest.toml"
+    assert report(manifest, "--check") == 0, capsys.readouterr().err
+
+
+def test_comparison_json_records_date_and_jdk(tmp_path):
+    from flexheap_harness import compare, provenance
+    home = tmp_path / "jdk"
+    home.mkdir()
+    (home / "release").write_text('JAVA_VERSION="25.0.3"\nJAVA_RUNTIME_VERSION="25.0.3+9-LTS"\n'
+                                  'IMPLEMENTOR="Eclipse Adoptium"\nFLEXHEAP_REVISION="abc1234"\n')
+    runs = []
+    for policy in ("g1-90", "flexheap"):
+        rd = tmp_path / "runs" / f"r1-{policy}"
+        rd.mkdir(parents=True)
+        (rd / "config.json").write_text(json.dumps({"jdk": str(home)}))
+        runs.append({"policy": policy, "ok": True, "total_s": 1.0, "run_dir": str(rd)})
+    compare._write(tmp_path, runs, "g1-90")
+    prov = json.loads((tmp_path / "comparison.json").read_text())["provenance"]
+    assert prov["jdks"] == [{"jdk": "25.0.3+9-LTS (Eclipse Adoptium), FlexHeap abc1234",
+                             "policies": ["g1-90", "flexheap"]}]
+    assert prov["date"].endswith(" UTC") and provenance.jdk_text(prov).endswith("FlexHeap abc1234")
