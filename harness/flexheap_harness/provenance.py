@@ -51,7 +51,7 @@ def jdk_identity(home: Path | str) -> str:
     if not version:
         return str(home)
     vendor = rel.get("IMPLEMENTOR")
-    text = version + (f" ({vendor})" if vendor else "")
+    text = version + (f" ({vendor})" if vendor and vendor != "N/A" else "")  # own builds say N/A
     if rel.get("FLEXHEAP_REVISION"):
         text += f", FlexHeap {rel['FLEXHEAP_REVISION']}"
     return text
