@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 from pathlib import Path
 
@@ -164,3 +165,45 @@ def test_flexheap_decisions_from_jfr_agree_with_the_gc_log(tmp_path):
     assert "jfr" in sources and sources == sorted(sources, key=lambda x: x != "gc.log")
     ids = [int(r.split(",")[1]) for r in rows[1:]]
     assert sorted(ids) == sorted(d.gc_id for d in from_log)
+
+
+def test_tiny_compare_then_report_with_every_table_and_its_command(jdk, tmp_path, capsys):
+    """CI's scaled-down docs/results.md: a two-policy compare of a small phased program, then `report`
+    on a temporary manifest pointing at it. Every section is there (measured or 'Not measured yet'),
+    every table has its command, only the result JSON and plots are copied, and --check passes."""
+    from flexheap_harness import cli
+    from flexheap_harness.results_manifest import SECTIONS
+    from flexheap_harness.results_report import uncommanded_tables
+
+    classes = tmp_path / "classes"
+    _compile(jdk, DATA / "PhasedReader.java", classes)
+    out = tmp_path / "compare"
+    args = ["compare", "--policies", "g1-90,g1-50", "--reps", "2", "--budget", "300m", "--device", "host",
+            "--data-dir", str(tmp_path), "--jdk", str(jdk.home), "--no-drop-caches", "--sample-interval", "0.5",
+            "--timeout", "120", "--out", str(out),
+            "--", "-cp", str(classes), "PhasedReader", str(tmp_path / "data.bin"), "64", "1", "0.3"]
+    assert cli.main(args) == 0
+    docs = tmp_path / "docs" / "results"
+    docs.mkdir(parents=True)
+    manifest = docs / "manifest.toml"
+    manifest.write_text('output = "../results.md"\n')
+    command = "./flexheap harness " + shlex.join(args)
+    report = ["report", "--manifest", str(manifest)]
+    assert cli.main(report + ["--add", "comparisons", str(out), "--command", command, "--title", "tiny"]) == 0
+    assert cli.main(report) == 0
+    capsys.readouterr()
+    md = (tmp_path / "docs" / "results.md").read_text()
+
+    assert [ln[3:] for ln in md.splitlines() if ln.startswith("## ")] == [s.title for s in SECTIONS]
+    assert md.count("**Not measured yet.**") == len(SECTIONS) - 2  # all but comparisons and paper
+    assert uncommanded_tables(md) == []
+    tiny = md[md.index("### tiny"):md.index("## 3.")]
+    assert f"```sh\n{command}\n```" in tiny
+    total = next(ln for ln in tiny.splitlines() if ln.startswith("| total time"))
+    assert "(CI " in total  # g1-50's ratio to g1-90 with its bootstrap interval
+    assert "| g1-90 (base)" in tiny and "JDK: " in tiny and "Date: " in tiny
+    copied = sorted(p.name for p in (docs / "data").rglob("*"))
+    assert copied == ["compare", "comparison.json", "throughput.png", "timeline.png"]  # no runs/, logs, samples
+    for name in ("timeline.png", "throughput.png"):
+        assert f"(results/data/compare/{name})" in tiny
+    assert cli.main(report + ["--check"]) == 0
