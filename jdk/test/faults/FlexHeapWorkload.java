@@ -23,6 +23,7 @@
  * JVM under test. Prints "WORKLOAD OK" when it completes.
  *
  *   alloc SECONDS LIVE_MB     allocate short-lived garbage around a live set, then System.gc()
+ *   native MB SECONDS LIVE_MB hold MB of touched direct buffers (native memory outside the heap), then alloc
  *   threads N BATCH           start and join N short threads, BATCH at a time
  *   cache FILE MB STAT        read MB of FILE into the page cache, then System.gc() 5 times,
  *                             printing the cgroup's page cache from STAT (memory.stat) before and after each
@@ -42,6 +43,8 @@ public class FlexHeapWorkload {
     public static void main(String[] args) throws Exception {
         switch (args[0]) {
             case "alloc" -> alloc(Double.parseDouble(args[1]), Integer.parseInt(args[2]));
+            case "native" -> nativeThenAlloc(Integer.parseInt(args[1]), Double.parseDouble(args[2]),
+                                             Integer.parseInt(args[3]));
             case "threads" -> threads(Integer.parseInt(args[1]), Integer.parseInt(args[2]));
             case "cache" -> cache(Paths.get(args[1]), Integer.parseInt(args[2]), Paths.get(args[3]));
             case "direct" -> direct(Paths.get(args[1]), Double.parseDouble(args[2]));
@@ -62,6 +65,18 @@ public class FlexHeapWorkload {
         }
         System.gc();
         sink = live;
+    }
+
+    static void nativeThenAlloc(int mb, double seconds, int liveMb) {
+        List<ByteBuffer> buffers = new ArrayList<>();
+        for (int i = 0; i < mb; i++) {
+            ByteBuffer b = ByteBuffer.allocateDirect(1 << 20);
+            for (int off = 0; off < b.capacity(); off += 4096) b.put(off, (byte) 1);   // resident, not just reserved
+            buffers.add(b);
+        }
+        sink = buffers;
+        alloc(seconds, liveMb);
+        sink = buffers;
     }
 
     static void threads(int n, int batch) throws InterruptedException {

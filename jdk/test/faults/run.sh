@@ -69,7 +69,7 @@ if want lib-incomplete; then
 fi
 if want lib-wrong-version; then
   t_run lib-wrong-version env IOSTALL_SHIM_MODE=wrong_version -- "${FH[@]}" -XX:FlexHeapIOStallLibrary="$shim" "${W[@]}"
-  t_expect_works lib-wrong-version "999"
+  t_expect_works lib-wrong-version "API 999"
 fi
 if want lib-open-fails; then
   t_run lib-open-fails env IOSTALL_SHIM_MODE=open_fail -- "${FH[@]}" -XX:FlexHeapIOStallLibrary="$shim" "${W[@]}"

@@ -321,6 +321,24 @@ TEST(FlexHeapBalanceController, CeilingBelowTheUsedFloorAsksForMarking) {
   EXPECT_TRUE(d.start_marking);
 }
 
+TEST(FlexHeapBalanceController, EdenFloorDoesNotGrowPastTheCeiling) {
+  // Used after the GC plus G1's eden target (450 + 100 MiB) is above the
+  // 500 MiB ceiling: the heap grows to the ceiling, not to that floor.
+  FlexHeapController c(reserve_config(0.1));
+  SyntheticJvm j = jvm(0.40, 0.0, 0.0);
+  j.committed = 460 * MiB;
+  j.used_after = 450 * MiB;
+  j.eden_regions = 100;
+  j.memory_limit = 1000 * MiB;
+  j.non_heap = 400 * MiB;                   // ceiling 500 MiB
+  FlexHeapDecision d = j.step(c);
+  EXPECT_STREQ("memLimit,grow", d.reason);
+  EXPECT_EQ(40 * MiB, d.bytes);
+  EXPECT_EQ(500 * MiB, j.committed);
+  EXPECT_STREQ("memLimit,steady", j.step(c).reason);
+  EXPECT_EQ(500 * MiB, j.committed);
+}
+
 TEST(FlexHeapBalanceController, PaperModeIgnoresTheCeiling) {
   // The paper's mechanism stays exact: the same run with and without a
   // limit far below its heap takes the same steps.

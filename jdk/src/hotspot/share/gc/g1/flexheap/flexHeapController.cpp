@@ -326,6 +326,11 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   }
   if (target < lowest) target = lowest;
   if (target > (double)s.max_capacity) target = (double)s.max_capacity;
+  // The eden floor may not take the heap past the ceiling either: a heap
+  // held there collects more often, one past it evicts or gets OOM-killed.
+  if (rule == RuleMemLimit && target > committed && target > (double)d.ceiling) {
+    target = committed > (double)d.ceiling ? committed : (double)d.ceiling;
+  }
   d.target = (size_t)target;
 
   const double delta = target - committed;

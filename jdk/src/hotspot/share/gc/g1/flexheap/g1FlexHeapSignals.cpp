@@ -26,6 +26,7 @@
 #include "gc/g1/g1ConcurrentMark.hpp"
 #include "gc/g1/g1ConcurrentMarkThread.hpp"
 #include "gc/g1/g1ConcurrentRefine.hpp"
+#include "gc/g1/g1HeapRegion.hpp"
 #include "gc/shared/suspendibleThreadSet.hpp"
 #include "jvm_io.h"
 #include "logging/log.hpp"
@@ -39,6 +40,9 @@
 
 #include <stdio.h>
 #include <string.h>
+#ifdef LINUX
+#include <sys/mman.h>
+#endif
 
 #ifdef LINUX
 // HotSpot's container support (os/linux/osContainer_linux.cpp): it resolves
@@ -65,6 +69,7 @@ G1FlexHeapSignals::G1FlexHeapSignals(G1CollectedHeap* g1h, FlexHeapIOStall* iost
   _stall_ns(0),
   _memory_limit(0),
   _non_heap(0),
+  _samples_since_resident(ResidentEverySamples),
   _consumed_refault_pages(0),
   _consumed_read_bytes(0) {
   _stat_path[0] = '\0';
@@ -175,18 +180,59 @@ void G1FlexHeapSignals::sample_files(bool join) {
     _stall_ns = stall;
   }
   _memory_limit = (size_t)limit;
-  // Anonymous memory beyond the committed heap is what the JVM (or its
-  // container) holds outside the heap: metaspace, code, threads, GC data,
-  // direct buffers. Untouched heap pages make this an underestimate, so keep
-  // the largest value seen; skip samples where G1 still has to uncommit
-  // regions it already took off the heap's capacity.
-  if (stat[Anon].found && !_g1h->has_uncommittable_regions()) {
+  // Anonymous memory beyond the heap's resident pages is what the JVM (or
+  // its container) holds outside the heap: metaspace, code, threads, GC
+  // data, direct buffers, other processes. Committed heap pages that were
+  // never touched are not resident, so the committed size would hide that
+  // much native memory. Once a second; not before the heap is in use.
+  if (join && stat[Anon].found && ++_samples_since_resident >= ResidentEverySamples) {
+    _samples_since_resident = 0;
     const size_t anon = (size_t)stat[Anon].value;
-    const size_t committed = _g1h->capacity();
-    if (anon > committed) {
-      _non_heap = MAX2(_non_heap, anon - committed);
+    const size_t resident = heap_resident_bytes();
+    _non_heap = anon > resident ? anon - resident : 0;
+  }
+}
+
+#ifdef LINUX
+// Bytes of [start, start + bytes) in memory, by mincore(2); 0 for a range it
+// cannot query.
+static size_t resident_bytes(address start, size_t bytes) {
+  const size_t page = os::vm_page_size();
+  unsigned char vec[4096];
+  size_t total = 0;
+  for (size_t off = 0; off < bytes; off += sizeof(vec) * page) {
+    const size_t len = MIN2(bytes - off, sizeof(vec) * page);
+    if (::mincore(start + off, len, vec) != 0) {
+      return total;
+    }
+    for (size_t i = 0; i < len / page; i++) {
+      total += (vec[i] & 1) != 0 ? page : 0;
     }
   }
+  return total;
+}
+
+class G1FlexHeapResidentClosure : public G1HeapRegionClosure {
+ public:
+  size_t _resident;
+  G1FlexHeapResidentClosure() : _resident(0) {}
+  bool do_heap_region(G1HeapRegion* r) override {
+    _resident += resident_bytes((address)r->bottom(), G1HeapRegion::GrainBytes);
+    return false;
+  }
+};
+#endif
+
+size_t G1FlexHeapSignals::heap_resident_bytes() const {
+  // Joined to the suspendible thread set: no pause resizes the heap meanwhile.
+  assert(Thread::current()->is_suspendible_thread(), "walks the regions outside a pause");
+#ifdef LINUX
+  G1FlexHeapResidentClosure cl;
+  _g1h->heap_region_iterate(&cl);
+  return cl._resident;
+#else
+  return _g1h->capacity();
+#endif
 }
 
 class G1FlexHeapCPUClosure : public ThreadClosure {

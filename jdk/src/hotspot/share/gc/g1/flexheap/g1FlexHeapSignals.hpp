@@ -45,6 +45,9 @@ class Thread;
 class G1FlexHeapSignals : public G1ServiceTask {
  public:
   static const jlong SampleIntervalMs = 250;
+  // The heap's resident pages (mincore over the committed regions) are
+  // counted every this many samples.
+  static const uint ResidentEverySamples = 4;
 
   // What a decision consumes: deltas since the previous decision.
   struct Reading {
@@ -57,7 +60,7 @@ class G1FlexHeapSignals : public G1ServiceTask {
     bool     stall_sampled;     // stall_ns comes from the sampler
     uint64_t stall_ns;          // total mutator stall (monotonic), if sampled
     size_t   memory_limit;      // bytes: os::physical_memory(), the container's limit if there is one
-    size_t   non_heap;          // bytes of anonymous memory outside the heap, largest seen (0: unknown)
+    size_t   non_heap;          // bytes of anonymous memory outside the heap's resident pages (0: unknown)
   };
 
  private:
@@ -89,7 +92,8 @@ class G1FlexHeapSignals : public G1ServiceTask {
   uint64_t _read_bytes;         // monotonic
   uint64_t _stall_ns;           // monotonic, if _sample_stall
   size_t _memory_limit;
-  size_t _non_heap;             // largest anonymous memory beyond the committed heap seen
+  size_t _non_heap;             // anonymous memory beyond the heap's resident pages, at the last count
+  uint _samples_since_resident;
   // As of the previous decision.
   uint64_t _consumed_refault_pages;
   uint64_t _consumed_read_bytes;
@@ -99,6 +103,7 @@ class G1FlexHeapSignals : public G1ServiceTask {
   // heap is in use).
   void sample_files(bool join);
   void sample_threads(bool join);
+  size_t heap_resident_bytes() const;
 
  public:
   G1FlexHeapSignals(G1CollectedHeap* g1h, FlexHeapIOStall* iostall);
