@@ -32,6 +32,7 @@
  *   idle SECONDS              sleep (for jcmd)
  */
 import java.io.*;
+import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.*;
@@ -74,9 +75,8 @@ public class FlexHeapWorkload {
             for (int off = 0; off < b.capacity(); off += 4096) b.put(off, (byte) 1);   // resident, not just reserved
             buffers.add(b);
         }
-        sink = buffers;
         alloc(seconds, liveMb);
-        sink = buffers;
+        Reference.reachabilityFence(buffers);   // the native memory stays in use throughout
     }
 
     static void threads(int n, int batch) throws InterruptedException {

@@ -258,6 +258,17 @@ static FlexHeapConfig reserve_config(double reserve) {
   return c;
 }
 
+// A JVM in a 1000 MiB limit with `non_heap` MiB outside the heap: its
+// ceiling at a 10% reserve is 900 - non_heap MiB.
+static SyntheticJvm limited_jvm(double gc_share, size_t committed_mib, size_t used_after_mib, size_t non_heap_mib) {
+  SyntheticJvm j = jvm(gc_share, 0.0, 0.0);
+  j.committed = committed_mib * MiB;
+  j.used_after = used_after_mib * MiB;
+  j.memory_limit = 1000 * MiB;
+  j.non_heap = non_heap_mib * MiB;
+  return j;
+}
+
 TEST(FlexHeapBalanceController, CacheReserveIsClamped) {
   EXPECT_DOUBLE_EQ(0.0, FlexHeapController(reserve_config(-0.5)).config().cache_reserve);
   EXPECT_DOUBLE_EQ(0.25, FlexHeapController(reserve_config(0.25)).config().cache_reserve);
@@ -295,10 +306,7 @@ TEST(FlexHeapBalanceController, AboveTheCeilingShrinksAllTheWay) {
   // Native memory grew (or the limit was lowered): the heap is 300 MiB over
   // its ceiling and returns all of it at once, even with GC above its goal.
   FlexHeapController c(reserve_config(0.1));
-  SyntheticJvm j = jvm(0.40, 0.0, 0.0);
-  j.committed = 900 * MiB;
-  j.memory_limit = 1000 * MiB;
-  j.non_heap = 300 * MiB;                   // ceiling 600 MiB
+  SyntheticJvm j = limited_jvm(0.40, 900, 100, 300);   // ceiling 600 MiB
   FlexHeapDecision d = j.step(c);
   EXPECT_STREQ("memLimit,shrink", d.reason);
   EXPECT_EQ(300 * MiB, d.bytes);
@@ -309,11 +317,7 @@ TEST(FlexHeapBalanceController, CeilingBelowTheUsedFloorAsksForMarking) {
   // The ceiling is below what a young GC left used plus eden: the heap goes
   // down to that floor now and a concurrent cycle is requested for the rest.
   FlexHeapController c(reserve_config(0.1));
-  SyntheticJvm j = jvm(0.10, 0.0, 0.0);
-  j.committed = 900 * MiB;
-  j.used_after = 500 * MiB;
-  j.memory_limit = 1000 * MiB;
-  j.non_heap = 450 * MiB;                   // ceiling 450 MiB, floor 508 MiB
+  SyntheticJvm j = limited_jvm(0.10, 900, 500, 450);   // ceiling 450 MiB, floor 508 MiB
   FlexHeapDecision d = j.step(c);
   EXPECT_STREQ("memLimit,shrink", d.reason);
   EXPECT_EQ(392 * MiB, d.bytes);
@@ -325,12 +329,8 @@ TEST(FlexHeapBalanceController, EdenFloorDoesNotGrowPastTheCeiling) {
   // Used after the GC plus G1's eden target (450 + 100 MiB) is above the
   // 500 MiB ceiling: the heap grows to the ceiling, not to that floor.
   FlexHeapController c(reserve_config(0.1));
-  SyntheticJvm j = jvm(0.40, 0.0, 0.0);
-  j.committed = 460 * MiB;
-  j.used_after = 450 * MiB;
+  SyntheticJvm j = limited_jvm(0.40, 460, 450, 400);   // ceiling 500 MiB
   j.eden_regions = 100;
-  j.memory_limit = 1000 * MiB;
-  j.non_heap = 400 * MiB;                   // ceiling 500 MiB
   FlexHeapDecision d = j.step(c);
   EXPECT_STREQ("memLimit,grow", d.reason);
   EXPECT_EQ(40 * MiB, d.bytes);

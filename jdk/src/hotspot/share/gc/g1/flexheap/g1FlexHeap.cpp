@@ -106,17 +106,19 @@ G1FlexHeap* G1FlexHeap::create(G1CollectedHeap* g1h) {
   fh->_signals->start();
   // Always registered: FlexHeapProactiveGCInterval is manageable from 0.
   g1h->service_thread()->register_task(fh->_proactive);
+  char ceiling_note[128] = "";
+  if (cfg.policy == FlexHeapPolicyKind::Balance) {
+    jio_snprintf(ceiling_note, sizeof(ceiling_note),
+                 "; the heap stays below it less the JVM's native memory and %u%% of it for the page cache",
+                 FlexHeapCacheReservePercent);
+  }
   log_info(gc, flexheap)("Policy %s; page cache (S_io) from %s%s; max heap %zuM, min heap %zuM, %u cores; "
-                         "memory limit %zuM%s%u%s",
+                         "memory limit %zuM%s",
                          cfg.policy == FlexHeapPolicyKind::Paper ? "paper" : "balance",
                          fh->_signals->page_cache_source(),
                          fh->_signals->samples_stall() ? "; stall sampled off the pause" : "",
                          MaxHeapSize / M, MinHeapSize / M, (uint)os::active_processor_count(),
-                         (size_t)os::physical_memory() / M,
-                         cfg.policy == FlexHeapPolicyKind::Balance
-                           ? "; the heap stays below it less the JVM's native memory and " : "",
-                         cfg.policy == FlexHeapPolicyKind::Balance ? FlexHeapCacheReservePercent : 0,
-                         cfg.policy == FlexHeapPolicyKind::Balance ? "% of it for the page cache" : "");
+                         (size_t)os::physical_memory() / M, ceiling_note);
   return fh;
 }
 

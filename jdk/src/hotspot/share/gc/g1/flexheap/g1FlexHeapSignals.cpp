@@ -36,6 +36,7 @@
 #ifdef LINUX
 #include "cgroupSubsystem_linux.hpp"
 #include "osContainer_linux.hpp"
+#include "os_linux.hpp"
 #endif
 
 #include <stdio.h>
@@ -142,19 +143,22 @@ void G1FlexHeapSignals::sample_files(bool join) {
   if (_stat_path[0] != '\0') {
     read_keys(_stat_path, stat, NumKeys);
   } else {
-    // No memory cgroup: the system's page cache and refaults, our own
-    // anonymous memory (all in kB but the refault count).
+    // No memory cgroup: the system's page cache (kB) and refaults, and our
+    // own anonymous memory.
     G1FlexHeapStatKey meminfo[1] = { { "Cached:", 0, false } };
     G1FlexHeapStatKey vmstat[1] = { { "workingset_refault_file ", 0, false } };
-    G1FlexHeapStatKey status[1] = { { "RssAnon:", 0, false } };
     read_keys("/proc/meminfo", meminfo, 1);
     read_keys("/proc/vmstat", vmstat, 1);
-    read_keys("/proc/self/status", status, 1);
     stat[Cache] = meminfo[0];
     stat[Cache].value *= K;
     stat[Refault] = vmstat[0];
-    stat[Anon] = status[0];
-    stat[Anon].value *= K;
+#ifdef LINUX
+    os::Linux::meminfo_t info;
+    if (os::Linux::query_process_memory_info(&info) && info.rssanon >= 0) {
+      stat[Anon].value = (uint64_t)info.rssanon * K;
+      stat[Anon].found = true;
+    }
+#endif
   }
   G1FlexHeapStatKey io[1] = { { "read_bytes: ", 0, false } };
   read_keys("/proc/self/io", io, 1);

@@ -79,7 +79,7 @@ class G1FlexHeapSignals : public G1ServiceTask {
   char _stat_path[512];             // memory.stat of our memory cgroup, "" if none
   const char* _cache_key;          // "total_cache " (v1), "file " (v2)
   const char* _refault_key;        // "total_workingset_refault_file " (v1), "workingset_refault_file " (v2)
-  const char* _anon_key;           // "total_rss " (v1), "anon " (v2); nullptr: /proc/self/status RssAnon
+  const char* _anon_key;           // "total_rss " (v1), "anon " (v2); without a cgroup os::Linux's RssAnon
 
   // Published by the sampler.
   ThreadCPU _threads[MaxThreads];
