@@ -339,6 +339,18 @@ TEST(FlexHeapBalanceController, EdenFloorDoesNotGrowPastTheCeiling) {
   EXPECT_EQ(500 * MiB, j.committed);
 }
 
+TEST(FlexHeapBalanceController, EdenFloorDoesNotGrowPastTheCeilingUnderAnyRule) {
+  // GC is cheap, so the GC goal wants a small heap, far below the 500 MiB
+  // ceiling; the eden floor (450 + 100 MiB) alone is above it. The floor
+  // takes the heap to the ceiling, not past it.
+  FlexHeapController c(reserve_config(0.1));
+  SyntheticJvm j = limited_jvm(0.001, 460, 450, 400);  // ceiling 500 MiB
+  j.eden_regions = 100;
+  FlexHeapDecision d = j.step(c);
+  EXPECT_STREQ("memLimit,grow", d.reason);
+  EXPECT_EQ(500 * MiB, j.committed);
+}
+
 TEST(FlexHeapBalanceController, PaperModeIgnoresTheCeiling) {
   // The paper's mechanism stays exact: the same run with and without a
   // limit far below its heap takes the same steps.

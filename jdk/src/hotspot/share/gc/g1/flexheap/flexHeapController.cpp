@@ -326,10 +326,12 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   }
   if (target < lowest) target = lowest;
   if (target > (double)s.max_capacity) target = (double)s.max_capacity;
-  // The eden floor may not take the heap past the ceiling either: a heap
-  // held there collects more often, one past it evicts or gets OOM-killed.
-  if (rule == RuleMemLimit && target > committed && target > (double)d.ceiling) {
+  // The eden floor may not take the heap past the ceiling either, whichever
+  // rule set the target: a heap held there collects more often, one past it
+  // evicts or gets OOM-killed.
+  if (d.ceiling > 0 && target > committed && target > (double)d.ceiling) {
     target = committed > (double)d.ceiling ? committed : (double)d.ceiling;
+    rule = RuleMemLimit;
   }
   d.target = (size_t)target;
 
