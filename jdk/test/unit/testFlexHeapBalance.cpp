@@ -31,13 +31,13 @@ static const size_t MiB = 1024 * 1024;
 
 TEST(FlexHeapBalanceWindow, RatesAndCoefficientsAreWallWeighted) {
   FlexHeapBalanceWindow w(10.0);
-  w.add(1.0, 0.1, 0.0, 100.0, 50.0, -1.0, -1.0);
+  w.add(1.0, 0.1, 0.2, 100.0, 50.0, -1.0, -1.0);
   w.add(3.0, 0.1, 0.6, 300.0, 10.0, -1.0, -1.0);
   EXPECT_DOUBLE_EQ(4.0, w.wall());
   EXPECT_DOUBLE_EQ(0.2 / 4.0, w.gc_rate());
-  EXPECT_DOUBLE_EQ(0.6 / 4.0, w.io_rate());
+  EXPECT_DOUBLE_EQ(0.8 / 4.0, w.io_rate());
   EXPECT_DOUBLE_EQ((0.1 * 100.0 + 0.1 * 300.0) / 4.0, w.gc_coefficient());
-  EXPECT_DOUBLE_EQ(0.6 * 10.0 / 4.0, w.io_coefficient());
+  EXPECT_DOUBLE_EQ((0.2 * 50.0 + 0.6 * 10.0) / 4.0, w.io_coefficient());
 }
 
 TEST(FlexHeapBalanceWindow, OldestIntervalLeavesTheWindow) {
@@ -64,6 +64,43 @@ TEST(FlexHeapBalanceWindow, ALongIntervalPushesOutManyShortOnes) {
   w.add(0.5, 0.0, 0.5, 1.0, 1.0, -1.0, -1.0);
   EXPECT_EQ(2u, w.count());
   EXPECT_NEAR(2.5 / 3.0, w.io_rate(), 1e-12);
+}
+
+TEST(FlexHeapBalanceWindow, AnIntervalWithAnotherCostMixRestartsTheWindow) {
+  // Ten GC-bound intervals of 0.2 s, then one I/O-bound interval of 0.6 s
+  // (more than a quarter of the 2-s window): the window restarts at it.
+  FlexHeapBalanceWindow w(2.0);
+  for (int i = 0; i < 10; i++) {
+    EXPECT_FALSE(w.add(0.2, 0.1, 0.005, 1.0, 1.0, -1.0, -1.0)) << i;
+  }
+  EXPECT_TRUE(w.add(0.6, 0.01, 0.5, 1.0, 1.0, -1.0, -1.0));
+  EXPECT_EQ(1u, w.count());
+  EXPECT_NEAR(0.01 / 0.6, w.gc_rate(), 1e-12);
+  // The next I/O-bound interval is the same phase: it joins the window.
+  EXPECT_FALSE(w.add(0.6, 0.0, 0.4, 1.0, 1.0, -1.0, -1.0));
+  EXPECT_EQ(2u, w.count());
+  // And back: a GC-bound interval shifts again.
+  EXPECT_TRUE(w.add(0.5, 0.2, 0.0, 1.0, 1.0, -1.0, -1.0));
+  EXPECT_EQ(1u, w.count());
+}
+
+TEST(FlexHeapBalanceWindow, ShortIdleOrSimilarIntervalsDoNotShift) {
+  FlexHeapBalanceWindow w(2.0);
+  for (int i = 0; i < 10; i++) {
+    w.add(0.2, 0.1, 0.0, 1.0, 1.0, -1.0, -1.0);
+  }
+  EXPECT_FALSE(w.add(0.45, 0.0, 0.4, 1.0, 1.0, -1.0, -1.0));   // shorter than 0.5 s
+  EXPECT_FALSE(w.add(1.0, 0.0, 0.015, 1.0, 1.0, -1.0, -1.0));  // 1.5% of a CPU: noise
+  EXPECT_GT(w.count(), 2u);
+  // Window I/O share 0.3, interval 0.8: 0.5 apart, not a shift.
+  FlexHeapBalanceWindow m(2.0);
+  m.add(2.0, 0.7, 0.3, 1.0, 1.0, -1.0, -1.0);
+  EXPECT_FALSE(m.add(1.0, 0.1, 0.4, 1.0, 1.0, -1.0, -1.0));
+  // An idle window has no mix to shift from.
+  FlexHeapBalanceWindow idle(2.0);
+  idle.add(2.0, 0.0, 0.01, 1.0, 1.0, -1.0, -1.0);
+  EXPECT_FALSE(idle.add(1.0, 0.5, 0.0, 1.0, 1.0, -1.0, -1.0));
+  EXPECT_EQ(2u, idle.count());
 }
 
 TEST(FlexHeapBalanceWindow, AtMostMaxLengthIntervals) {
@@ -581,6 +618,26 @@ TEST(FlexHeapBalanceController, PhaseChangeHandsBackTheSurplusInFewDecisions) {
   EXPECT_LE(j.committed - floor, (peak - floor) / 2) << "committed " << j.committed / MiB << " MiB";
 }
 
+TEST(FlexHeapBalanceController, PhaseShiftHandsBackTheSurplusAtTheFirstIoDecision) {
+  // As at M500k -> L50 in the demo: the I/O phase still collects every 0.75 s,
+  // so a 2-s window would keep 1.25 s of the GC-heavy phase's cost. The first
+  // I/O-bound interval is a phase shift: its decision alone returns at least
+  // half of the surplus.
+  FlexHeapController c(balance_config());
+  SyntheticJvm j = jvm(0.20, 0.01, 1.0);
+  for (int i = 0; i < 20; i++) j.step(c, 0.2);
+  size_t peak = j.committed;
+  ASSERT_GT(peak, 500 * MiB);
+  ASSERT_FALSE(j.step(c, 0.2).phase_shift);
+  j.a = 0.002 * 2.0 * 200.0 * MiB;
+  j.b = 0.40 * 2.0 * 800.0 * MiB;
+  FlexHeapDecision d = j.step(c, 0.75);
+  EXPECT_TRUE(d.phase_shift);
+  size_t floor = j.used_after + 8 * MiB;
+  EXPECT_LE(j.committed - floor, (peak - floor) / 2) << "committed " << j.committed / MiB << " MiB";
+  EXPECT_FALSE(j.step(c, 0.75).phase_shift);   // the same phase goes on
+}
+
 TEST(FlexHeapBalanceController, PaperModeStillUsesFig4Reasons) {
   FlexHeapConfig cfg = balance_config();
   cfg.policy = FlexHeapPolicyKind::Paper;
@@ -649,6 +706,29 @@ TEST(FlexHeapBalanceController, TargetBelowTheUsedFloorAsksForMarking) {
     EXPECT_FALSE(j.step(c).start_marking) << i;   // 4 s later: still not
   }
   EXPECT_TRUE(j.step(c).start_marking);           // 5 s
+}
+
+TEST(FlexHeapBalanceController, APhaseShiftMayAskForMarkingAgainAtOnce) {
+  // An I/O phase over old garbage asks for marking; 2 s of a GC-bound phase
+  // follow; back in the I/O phase, 3 s after the request, the shift asks again:
+  // the GC-bound phase's old objects may have just died.
+  FlexHeapController c(balance_config());
+  SyntheticJvm j = jvm(0.0001, 0.90, 1.0);
+  j.used_after = 220 * MiB;
+  j.eden_regions = 30;
+  ASSERT_TRUE(j.step(c).start_marking);
+  const double io_b = j.b;
+  j.a = 0.30 * 2.0 * 30.0 * MiB;
+  j.b = 0.0;
+  FlexHeapDecision gc_phase = j.step(c);
+  EXPECT_TRUE(gc_phase.phase_shift);
+  EXPECT_FALSE(gc_phase.start_marking);
+  EXPECT_FALSE(j.step(c).start_marking);
+  j.a = 0.0001 * 2.0 * 200.0 * MiB;
+  j.b = io_b;
+  FlexHeapDecision back = j.step(c);
+  EXPECT_TRUE(back.phase_shift);
+  EXPECT_TRUE(back.start_marking);
 }
 
 TEST(FlexHeapBalanceController, NoMarkingWhenTheTargetIsAboveTheFloor) {

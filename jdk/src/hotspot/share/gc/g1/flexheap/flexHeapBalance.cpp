@@ -25,6 +25,9 @@
 
 const unsigned FlexHeapBalanceWindow::MaxLength;
 const double FlexHeapBalanceWindow::DefaultSeconds = 2.0;
+const double FlexHeapBalanceWindow::ShiftShare = 0.6;
+const double FlexHeapBalanceWindow::ShiftMinWallFraction = 0.25;
+const double FlexHeapBalanceWindow::ShiftMinCostRate = 0.02;
 
 // x if it is positive, else 0 (also for NaN).
 static double flexheap_balance_nonneg(double x) {
@@ -41,11 +44,30 @@ FlexHeapBalanceWindow::FlexHeapBalanceWindow(double seconds) :
   }
 }
 
-void FlexHeapBalanceWindow::add(double wall, double c_gc, double c_io, double headroom, double cache,
+bool FlexHeapBalanceWindow::is_shift(double wall, double gc, double io) const {
+  if (_count == 0 || wall < ShiftMinWallFraction * _seconds || gc + io < ShiftMinCostRate * wall) {
+    return false;
+  }
+  const double window_gc = sum(_gc);
+  const double window_io = sum(_io);
+  if (window_gc + window_io < ShiftMinCostRate * this->wall()) {
+    return false;   // an idle window has no cost mix to shift from
+  }
+  const double share = io / (gc + io);
+  const double window_share = window_io / (window_gc + window_io);
+  return fabs(share - window_share) >= ShiftShare;
+}
+
+bool FlexHeapBalanceWindow::add(double wall, double c_gc, double c_io, double headroom, double cache,
                                 double read_bytes, double refault_bytes) {
   double gc = flexheap_balance_nonneg(c_gc);
   double io = flexheap_balance_nonneg(c_io);
-  _wall[_next] = flexheap_balance_nonneg(wall);
+  wall = flexheap_balance_nonneg(wall);
+  const bool shift = is_shift(wall, gc, io);
+  if (shift) {
+    _count = 0;   // the older intervals describe the previous phase
+  }
+  _wall[_next] = wall;
   _gc[_next] = gc;
   _io[_next] = io;
   _gc_h[_next] = gc * flexheap_balance_nonneg(headroom);
@@ -57,6 +79,7 @@ void FlexHeapBalanceWindow::add(double wall, double c_gc, double c_io, double he
   if (_count < MaxLength) {
     _count++;
   }
+  return shift;
 }
 
 unsigned FlexHeapBalanceWindow::window_entries() const {

@@ -45,6 +45,13 @@
 // least the newest one, at most MaxLength), not a fixed count: at a phase
 // change intervals get long (an I/O phase allocates little), and a count of
 // them would keep the previous phase's costs for many seconds.
+//
+// Even seconds are too many when one long interval shows another phase: the
+// first I/O-bound interval after a GC-heavy phase would share the window with
+// the GC cost of the phase before it, and the heap it holds would be given
+// back over several more seconds while the page cache waits. So an interval
+// of at least a quarter of the window whose I/O share of the cost differs by
+// ShiftShare or more from the window's restarts the window (a phase shift).
 
 class FlexHeapBalanceWindow {
  public:
@@ -54,10 +61,15 @@ class FlexHeapBalanceWindow {
   explicit FlexHeapBalanceWindow(double seconds);
   static const double DefaultSeconds;
 
+  static const double ShiftShare;            // I/O share of the cost that marks a phase shift
+  static const double ShiftMinWallFraction;  // of the window's seconds
+  static const double ShiftMinCostRate;      // CPU s per s below which a share is noise
+
   // One interval: wall time (s), GC and I/O cost (CPU s), headroom and page
   // cache (bytes) at its start, and the bytes read and refaulted in it
   // (refault < 0: unknown, the interval does not count toward the refault share).
-  void add(double wall, double c_gc, double c_io, double headroom, double cache,
+  // Returns true if the interval was a phase shift: the window now holds it alone.
+  bool add(double wall, double c_gc, double c_io, double headroom, double cache,
            double read_bytes, double refault_bytes);
   unsigned count() const { return window_entries(); }  // intervals in the window
 
@@ -87,6 +99,9 @@ class FlexHeapBalanceWindow {
   unsigned window_entries() const;
   unsigned index(unsigned newest_first) const { return (_next + MaxLength - 1 - newest_first) % MaxLength; }
   double sum(const double* values) const;
+  // Whether an interval with these (non-negative) wall and costs shifts away
+  // from the current window's cost mix.
+  bool is_shift(double wall, double gc, double io) const;
 };
 
 // H* of the square-root rule for a flexible total T = H + C (bytes). 0 if A

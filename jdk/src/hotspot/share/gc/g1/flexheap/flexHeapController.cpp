@@ -265,8 +265,8 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   }
   // The interval's GC cost was set by the headroom left after the previous
   // pause, and its I/O by the page cache then.
-  _window.add(wall, d.c_gc, d.c_io, _last_headroom, _last_cache,
-              s.cache_signals ? s.read_bytes : -1.0, s.cache_signals ? s.refault_bytes : -1.0);
+  d.phase_shift = _window.add(wall, d.c_gc, d.c_io, _last_headroom, _last_cache,
+                              s.cache_signals ? s.read_bytes : -1.0, s.cache_signals ? s.refault_bytes : -1.0);
   _last_headroom = headroom;
   _last_cache = cache;
 
@@ -318,8 +318,12 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   // Wanting less than the floor means the heap's used part must shrink: after
   // a young GC it still holds the previous phase's dead old objects, which
   // only a concurrent cycle's Remark returns. Ask for one, at most every
-  // MarkingRequestSeconds, since the old data may be live after all.
+  // MarkingRequestSeconds, since the old data may be live after all; a phase
+  // shift is when the previous phase's data has just died, so it may ask at once.
   _wall_since_marking += wall;
+  if (d.phase_shift) {
+    _wall_since_marking = MarkingRequestSeconds;
+  }
   if (target < lowest - dead_band && _wall_since_marking >= MarkingRequestSeconds) {
     d.start_marking = true;
     _wall_since_marking = 0.0;

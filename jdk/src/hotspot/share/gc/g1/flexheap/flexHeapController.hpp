@@ -115,6 +115,8 @@ struct FlexHeapDecision {
   size_t target;                                     // committed heap the balance rule aims for
   size_t ceiling;                                    // largest committed heap the memory limit leaves room
                                                      // for (0: no limit known)
+  bool phase_shift;                                  // this interval restarted the cost window
+                                                     // (FlexHeapBalanceWindow::add())
   bool start_marking;                                // the target is below used_after + eden target: only a
                                                      // concurrent cycle's Remark can return the old regions
                                                      // a young GC left (the glue requests one)
