@@ -90,6 +90,10 @@ if [ "$(cat "$builddir/.flexheap-configured" 2>/dev/null)" != "$conf_key" ]; the
 fi
 
 start=$(date +%s)
+# A build killed while writing (a session or machine ending mid-compile) can
+# leave empty object files that make takes as up to date and the link then
+# fails on; remove them so they are compiled again.
+find "$builddir" -name '*.o' -size 0 -print -delete 2>/dev/null | sed 's/^/flexheap: removed empty object /' >&2 || true
 target=hotspot; [ "$mode" = full-image ] && target=images
 log "building '$target' (log: $builddir/build.log)"
 if ! make -C "$builddir" "$target" LOG=warn > "$builddir/build.log" 2>&1; then

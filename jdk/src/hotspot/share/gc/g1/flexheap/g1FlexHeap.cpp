@@ -308,10 +308,12 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   }
   // The balance rule wants less than what a young GC left used: the next
   // young pause starts a concurrent cycle, whose Remark returns the dead old
-  // regions (as G1 does when occupancy crosses IHOP).
+  // regions (as G1 does when occupancy crosses IHOP). Not from a concurrent
+  // start pause: it is starting that cycle, and G1Policy asserts the request
+  // was consumed by its end (as G1Policy::maybe_start_marking() never runs there).
   G1CollectorState* const state = _g1h->collector_state();
-  if (d.start_marking && kind == Young && !state->mark_or_rebuild_in_progress() &&
-      !state->initiate_conc_mark_if_possible()) {
+  if (d.start_marking && kind == Young && !state->in_concurrent_start_gc() &&
+      !state->mark_or_rebuild_in_progress() && !state->initiate_conc_mark_if_possible()) {
     state->set_initiate_conc_mark_if_possible(true);
     log_debug(gc, flexheap)("GC(%u) requesting a concurrent cycle: target %zuM below used %zuM + eden target",
                             GCId::current_or_undefined(), d.target / M, s.used_after / M);
