@@ -601,17 +601,24 @@ TEST(FlexHeapBalanceController, ConvergesFromTooLarge) {
   expect_converges(j, 0.03);
 }
 
-TEST(FlexHeapBalanceController, PhaseChangeHandsBackTheSurplusInFewDecisions) {
-  // GC-heavy phase grows the heap; then an I/O phase with little allocation
-  // (long intervals, tiny GC): at least half of the surplus returns within
-  // two decisions.
-  FlexHeapController c(balance_config());
-  SyntheticJvm j = jvm(0.20, 0.01, 1.0);
+// A GC-heavy phase (4 s, a GC every 0.2 s) grows the heap; then the JVM turns
+// I/O-bound with little allocation. Returns the committed heap at the switch.
+static size_t gc_heavy_then_io_bound(FlexHeapController& c, SyntheticJvm& j) {
   for (int i = 0; i < 20; i++) j.step(c, 0.2);
   size_t peak = j.committed;
-  ASSERT_GT(peak, 500 * MiB);
+  EXPECT_GT(peak, 500 * MiB);
+  EXPECT_FALSE(j.step(c, 0.2).phase_shift);
   j.a = 0.002 * 2.0 * 200.0 * MiB;
   j.b = 0.40 * 2.0 * 800.0 * MiB;
+  return peak;
+}
+
+TEST(FlexHeapBalanceController, PhaseChangeHandsBackTheSurplusInFewDecisions) {
+  // Long intervals (2 s) in the I/O phase: at least half of the surplus
+  // returns within two decisions.
+  FlexHeapController c(balance_config());
+  SyntheticJvm j = jvm(0.20, 0.01, 1.0);
+  size_t peak = gc_heavy_then_io_bound(c, j);
   j.step(c, 2.0);
   j.step(c, 2.0);
   size_t floor = j.used_after + 8 * MiB;
@@ -625,12 +632,7 @@ TEST(FlexHeapBalanceController, PhaseShiftHandsBackTheSurplusAtTheFirstIoDecisio
   // half of the surplus.
   FlexHeapController c(balance_config());
   SyntheticJvm j = jvm(0.20, 0.01, 1.0);
-  for (int i = 0; i < 20; i++) j.step(c, 0.2);
-  size_t peak = j.committed;
-  ASSERT_GT(peak, 500 * MiB);
-  ASSERT_FALSE(j.step(c, 0.2).phase_shift);
-  j.a = 0.002 * 2.0 * 200.0 * MiB;
-  j.b = 0.40 * 2.0 * 800.0 * MiB;
+  size_t peak = gc_heavy_then_io_bound(c, j);
   FlexHeapDecision d = j.step(c, 0.75);
   EXPECT_TRUE(d.phase_shift);
   size_t floor = j.used_after + 8 * MiB;
