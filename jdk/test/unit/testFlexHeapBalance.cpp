@@ -463,6 +463,29 @@ TEST(FlexHeapBalanceController, NoStallSourceShrinksWhenGcIsCheap) {
   EXPECT_EQ(87 * MiB, d.bytes);
 }
 
+TEST(FlexHeapBalanceController, RequestedPausesDoNotCountAsHeadroomCost) {
+  // An idle JVM whose only GCs are periodic ones costing 6% of the CPU (as
+  // under heap verification): more headroom would not avoid them, so the GC
+  // goal sees no GC cost and gives memory back, where the same cost from
+  // allocation pauses is above the band and the heap is held.
+  for (int requested = 0; requested <= 1; requested++) {
+    FlexHeapController c(balance_config());
+    SyntheticJvm j = jvm(0.09, 0.0, 0.0);   // 6% in the first interval, on the initial 300 MiB
+    j.io_available = false;
+    j.allocation = false;
+    FlexHeapSample s = j.interval(2.0);
+    s.requested_pause = requested == 1;
+    FlexHeapDecision d = c.decide(s);
+    if (requested == 1) {
+      EXPECT_EQ(FlexHeapAction::Shrink, d.action);
+      EXPECT_DOUBLE_EQ(0.0, d.gc_rate);
+    } else {
+      EXPECT_STREQ("gcGoal,hold", d.reason);
+      EXPECT_NEAR(0.06 * 2.0, d.gc_rate, 1e-9);
+    }
+  }
+}
+
 TEST(FlexHeapBalanceController, NoStallSourceWithinTheBandIsSteady) {
   FlexHeapController c(balance_config());
   SyntheticJvm j = jvm(0.045, 0.0, 0.0);

@@ -265,7 +265,9 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   }
   // The interval's GC cost was set by the headroom left after the previous
   // pause, and its I/O by the page cache then.
-  d.phase_shift = _window.add(wall, d.c_gc, d.c_io, _last_headroom, _last_cache,
+  // The model's GC cost falls as 1/headroom; a requested pause's does not.
+  const double window_gc = s.requested_pause ? d.c_conc : d.c_gc;
+  d.phase_shift = _window.add(wall, window_gc, d.c_io, _last_headroom, _last_cache,
                               s.cache_signals ? s.read_bytes : -1.0, s.cache_signals ? s.refault_bytes : -1.0);
   _last_headroom = headroom;
   _last_cache = cache;

@@ -83,6 +83,10 @@ struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i
   bool     allocation_pause;    // a young pause that allocation triggered (not System.gc(), a tool, WhiteBox,
                                 // a periodic or proactive check, Remark or a full GC): only its costs say the
                                 // heap is too small, so balance grows only here (as stock G1 does)
+  bool     requested_pause;     // a pause a timer, a tool or the application asked for (periodic, proactive,
+                                // System.gc(), jcmd, JVMTI, WhiteBox): no headroom would have avoided it, so
+                                // its own cost stays out of the balance window (the interval's concurrent
+                                // GC work still counts)
 };
 
 enum class FlexHeapState  { WaitGrow, WaitShrink };

@@ -184,6 +184,14 @@ static bool is_allocation_cause(GCCause::Cause cause) {
          cause == GCCause::_allocation_failure;
 }
 
+// Pauses that come whatever the heap's size: a timer's, a tool's or the application's.
+static bool is_requested_cause(GCCause::Cause cause) {
+  return GCCause::is_explicit_full_gc(cause) ||
+         cause == GCCause::_wb_young_gc ||
+         cause == GCCause::_g1_periodic_collection ||
+         cause == GCCause::_g1_flexheap_proactive_collection;
+}
+
 size_t G1FlexHeap::full_gc_floor(size_t allocation_word_size) const {
   // As G1HeapSizingPolicy::full_collection_resize_amount(): the pending
   // allocation counts as used, in whole regions if humongous.
@@ -241,6 +249,7 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   s.memory_limit = r.memory_limit;
   s.non_heap = r.non_heap;
   s.allocation_pause = kind == Young && is_allocation_cause(_g1h->gc_cause());
+  s.requested_pause = kind != Remark && is_requested_cause(_g1h->gc_cause());
   assert(s.t_stw >= 0.0 && s.t_mut >= 0.0, "interval times are not negative");
   assert(s.committed >= MinHeapSize && s.committed <= MaxHeapSize,
          "committed %zu outside [%zu, %zu]", s.committed, MinHeapSize, MaxHeapSize);
