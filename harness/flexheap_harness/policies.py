@@ -33,6 +33,9 @@ jdk/baseline/build-jdk26.sh (jdk.py finds it). On the FlexHeap JDK:
   flexheap-paper  as flexheap with the paper's predicates alone
             (-XX:FlexHeapNegligibleCostPercent=0)
   static:S  stock G1 with a fixed -Xmx S (used by the oracle sweep)
+  flexheap:FLAG=V[+FLAG=V...]  (also flexheap-paper:...) a FlexHeap policy with
+            its own -XX:FlexHeap* settings, to compare settings interleaved in
+            one run (e.g. flexheap:FlexHeapCacheReservePercent=30)
 
 On the stock OpenJDK 26 baseline (the newest stock G1: GCTimeRatio 24 for G1 and
 CPU-usage-driven expansion and shrinking at young GCs):
@@ -47,6 +50,7 @@ CPU-usage-driven expansion and shrinking at young GCs):
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -121,7 +125,30 @@ def parse_policy(text: str) -> Policy:
             static_heap=size,
             description=f"stock G1, fixed max heap {format_size(size)}",
         )
-    raise ValueError(f"unknown policy {text!r}; choose from {', '.join(BUILTIN)} or static:<size>")
+    base, sep, spec = text.strip().partition(":")
+    if sep and base.lower() in ("flexheap", "flexheap-paper"):
+        return _flexheap_variant(BUILTIN[base.lower()], spec)
+    raise ValueError(f"unknown policy {text!r}; choose from {', '.join(BUILTIN)}, static:<size> "
+                     "or flexheap:<FlexHeapFlag>=<value>[+...]")
+
+
+_FLEXHEAP_SETTING = re.compile(r"(FlexHeap[A-Za-z]+)=([A-Za-z0-9.]+)")
+
+
+def _flexheap_variant(base: Policy, spec: str) -> Policy:
+    """flexheap:FlexHeapCacheReservePercent=30+FlexHeapGCTimeRatio=19 -> base plus those -XX flags."""
+    settings = [part.strip() for part in spec.split("+")]
+    bad = [part for part in settings if not _FLEXHEAP_SETTING.fullmatch(part)]
+    if not settings or bad:
+        raise ValueError(f"{base.name}:{spec!r}: each setting must be FlexHeap<Name>=<value>, joined by '+'"
+                         + (f" (not {', '.join(repr(b) for b in bad)})" if bad else ""))
+    return Policy(
+        f"{base.name}:{'+'.join(settings)}",
+        heap_fraction=base.heap_fraction,
+        flags=base.flags + tuple(f"-XX:{part}" for part in settings),
+        needs_flexheap=True,
+        description=f"{base.description}; with {', '.join(settings)}",
+    )
 
 
 def policies_named_in(args: object) -> list[Policy]:

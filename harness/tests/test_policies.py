@@ -225,3 +225,19 @@ def test_cli_run_config_takes_the_policys_jdk(tmp_path, monkeypatch):
     make = make_config_factory(args, ["-version"])
     assert make("g1-27like", 1, tmp_path / "r1").jdk.home == jdk26
     assert make("g1-90", 1, tmp_path / "r2").jdk.home == default
+
+
+def test_flexheap_variant_adds_its_settings_after_the_base_flags():
+    p = parse_policy("flexheap:FlexHeapCacheReservePercent=30+FlexHeapGCTimeRatio=19")
+    assert p.name == "flexheap:FlexHeapCacheReservePercent=30+FlexHeapGCTimeRatio=19"
+    assert p.flags == ("-XX:+UseFlexHeap", "-XX:FlexHeapCacheReservePercent=30", "-XX:FlexHeapGCTimeRatio=19")
+    assert p.needs_flexheap and p.heap_fraction == 0.9
+    paper = parse_policy("flexheap-paper:FlexHeapCacheReservePercent=30")
+    assert paper.flags[:2] == BUILTIN["flexheap-paper"].flags
+
+
+@pytest.mark.parametrize("bad", ["flexheap:", "flexheap:Xmx=1g", "flexheap:FlexHeapX=1;rm", "g1-90:FlexHeapX=1",
+                                 "flexheap:FlexHeapCacheReservePercent=30+", "flexheap:UseFlexHeap=false"])
+def test_flexheap_variant_refuses_anything_but_flexheap_settings(bad):
+    with pytest.raises(ValueError):
+        parse_policy(bad)
