@@ -206,7 +206,6 @@ struct SyntheticJvm {
   bool   started;       // false until the first pause: the heap was empty before it
   size_t memory_limit;  // 0: unknown
   size_t non_heap;
-  size_t active_cache;  // page cache on the active list
 
   size_t headroom() const { return committed - used_after; }
   // The heap was empty before the first pause: its GC cost came from all of it.
@@ -237,7 +236,6 @@ struct SyntheticJvm {
     s.refault_bytes = 1000.0 * refault_share_of_read;
     s.memory_limit = memory_limit;
     s.non_heap = non_heap;
-    s.active_cache = active_cache;
     s.allocation_pause = allocation;
     return s;
   }
@@ -275,7 +273,6 @@ static SyntheticJvm jvm(double gc_share_at_start, double io_share_at_start, doub
   j.started = false;
   j.memory_limit = 0;
   j.non_heap = 0;
-  j.active_cache = 0;
   j.a = gc_share_at_start * 2.0 * 200.0 * MiB;
   j.b = io_share_at_start * 2.0 * 800.0 * MiB;
   j.io_fixed = 0.0;
@@ -290,15 +287,6 @@ TEST(FlexHeapBalanceRule, MemoryCeiling) {
   EXPECT_DOUBLE_EQ(0.0, flexheap_memory_ceiling(1000.0, 950.0, 0.1));   // never negative
   EXPECT_DOUBLE_EQ(0.0, flexheap_memory_ceiling(1000.0, 0.0, 2.0));     // reserve capped at all of it
   EXPECT_DOUBLE_EQ(1000.0, flexheap_memory_ceiling(1000.0, -5.0, -1.0));
-}
-
-TEST(FlexHeapBalanceRule, CacheReserveFollowsTheActiveCacheUpToItsCap) {
-  EXPECT_DOUBLE_EQ(0.1, flexheap_cache_reserve(1000.0, 50.0, 0.1, 0.3));    // small working set: the base
-  EXPECT_DOUBLE_EQ(0.2, flexheap_cache_reserve(1000.0, 200.0, 0.1, 0.3));   // the active cache
-  EXPECT_DOUBLE_EQ(0.3, flexheap_cache_reserve(1000.0, 800.0, 0.1, 0.3));   // capped
-  EXPECT_DOUBLE_EQ(0.1, flexheap_cache_reserve(1000.0, 800.0, 0.1, 0.0));   // off: the base alone
-  EXPECT_DOUBLE_EQ(0.1, flexheap_cache_reserve(0.0, 800.0, 0.1, 0.3));      // no limit known
-  EXPECT_DOUBLE_EQ(0.1, flexheap_cache_reserve(1000.0, NAN, 0.1, 0.3));
 }
 
 static FlexHeapConfig reserve_config(double reserve) {
@@ -338,29 +326,6 @@ static size_t gc_heavy_heap_after(size_t memory_limit, FlexHeapDecision* last) {
     *last = j.step(c);
   }
   return j.committed;
-}
-
-TEST(FlexHeapBalanceController, AnActiveCacheLowersTheCeiling) {
-  // The GC-heavy phase above, after an I/O phase left 500 MiB of page cache on
-  // the active list: with up to 30% for it the heap stops at 1200 x 0.7 - 150
-  // = 690 MiB instead of 930 MiB; a 200 MiB active list leaves 16.7%.
-  for (size_t active_mib : { (size_t)500, (size_t)200 }) {
-    FlexHeapConfig cfg = reserve_config(0.1);
-    cfg.active_cache_reserve = 0.3;
-    FlexHeapController c(cfg);
-    SyntheticJvm j = jvm(0.40, 0.0, 0.0);
-    j.memory_limit = 1200 * MiB;
-    j.non_heap = 150 * MiB;
-    j.active_cache = active_mib * MiB;
-    FlexHeapDecision d;
-    for (int i = 0; i < 20; i++) {
-      d = j.step(c);
-    }
-    const size_t want = active_mib == 500 ? 690 * MiB : 850 * MiB;
-    EXPECT_EQ(want, d.ceiling) << active_mib;
-    EXPECT_LE(j.committed, want) << active_mib;
-    EXPECT_GE(j.committed + MiB, want) << active_mib;
-  }
 }
 
 TEST(FlexHeapBalanceController, MemoryLimitCapsGrowth) {

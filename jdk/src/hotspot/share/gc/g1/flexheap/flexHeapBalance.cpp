@@ -153,19 +153,6 @@ double flexheap_goal_headroom(double gc_coefficient, double share, double cores)
   return flexheap_balance_nonneg(gc_coefficient) / (share * cores);
 }
 
-double flexheap_cache_reserve(double limit, double active_cache, double reserve, double active_reserve) {
-  const double base = flexheap_balance_nonneg(reserve);
-  if (!(limit > 0.0)) {
-    return base;
-  }
-  double active = flexheap_balance_nonneg(active_cache) / limit;
-  const double cap = flexheap_balance_nonneg(active_reserve);
-  if (active > cap) {
-    active = cap;
-  }
-  return active > base ? active : base;
-}
-
 double flexheap_memory_ceiling(double limit, double non_heap, double reserve) {
   double r = flexheap_balance_nonneg(reserve);
   if (r > 1.0) {

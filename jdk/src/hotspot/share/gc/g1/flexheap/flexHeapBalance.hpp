@@ -121,11 +121,4 @@ double flexheap_goal_headroom(double gc_coefficient, double share, double cores)
 // and the mutators stall in page faults where no GC can correct the size.
 double flexheap_memory_ceiling(double limit, double non_heap, double reserve);
 
-// The share of the limit to leave to the page cache: `reserve`, or the
-// active page cache's share of the limit (the kernel's working set: file
-// pages used more than once) up to `active_reserve` when that is larger.
-// A GC-heavy phase sees no I/O cost, so the rules would let its heap evict
-// the working set that the next phase reads again.
-double flexheap_cache_reserve(double limit, double active_cache, double reserve, double active_reserve);
-
 #endif // SHARE_GC_G1_FLEXHEAP_FLEXHEAPBALANCE_HPP

@@ -86,10 +86,6 @@ static FlexHeapConfig flexheap_sanitize(const FlexHeapConfig& cfg) {
   if (c.negligible_percent > 100) c.negligible_percent = 100;
   if (!(c.cache_reserve > 0.0)) c.cache_reserve = 0.0;
   if (c.cache_reserve > FlexHeapController::MaxCacheReserve) c.cache_reserve = FlexHeapController::MaxCacheReserve;
-  if (!(c.active_cache_reserve > 0.0)) c.active_cache_reserve = 0.0;
-  if (c.active_cache_reserve > FlexHeapController::MaxCacheReserve) {
-    c.active_cache_reserve = FlexHeapController::MaxCacheReserve;
-  }
   return c;
 }
 
@@ -314,9 +310,7 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   // Whatever the rule wants, the heap leaves the JVM's own memory and a
   // reserve of page cache inside the memory limit (flexheap_memory_ceiling()).
   if (s.memory_limit > 0) {
-    const double reserve = flexheap_cache_reserve((double)s.memory_limit, (double)s.active_cache,
-                                                  _cfg.cache_reserve, _cfg.active_cache_reserve);
-    const double ceiling = flexheap_memory_ceiling((double)s.memory_limit, (double)s.non_heap, reserve);
+    const double ceiling = flexheap_memory_ceiling((double)s.memory_limit, (double)s.non_heap, _cfg.cache_reserve);
     d.ceiling = (size_t)ceiling > s.region_size ? (size_t)ceiling : s.region_size;
     if (target > (double)d.ceiling) {
       target = (double)d.ceiling;

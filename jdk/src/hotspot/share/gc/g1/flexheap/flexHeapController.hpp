@@ -53,8 +53,6 @@ struct FlexHeapConfig {
   double   balance_window_s;    // balance: wall time the cost window covers (0 = FlexHeapBalanceWindow::DefaultSeconds)
   double   cache_reserve;       // balance: FlexHeapCacheReservePercent / 100, the share of the memory limit
                                 // the heap leaves to the page cache (clamped to 0..0.9)
-  double   active_cache_reserve; // balance: FlexHeapActiveCacheReservePercent / 100, the largest share of the
-                                // limit the heap leaves to the active page cache (clamped to 0..0.9)
 };
 
 struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i
@@ -82,7 +80,6 @@ struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i
   size_t   memory_limit;        // bytes the JVM may use in all (container limit or machine memory); 0: unknown
   size_t   non_heap;            // bytes the JVM (or its container) holds outside the heap; with memory_limit
                                 // it bounds the heap (FlexHeapDecision::ceiling)
-  size_t   active_cache;        // bytes on the page cache's active list (memory.stat active_file); 0: unknown
   bool     allocation_pause;    // a young pause that allocation triggered (not System.gc(), a tool, WhiteBox,
                                 // a periodic or proactive check, Remark or a full GC): only its costs say the
                                 // heap is too small, so balance grows only here (as stock G1 does)

@@ -94,15 +94,6 @@
           "(the mutators then stall in page faults, code included)")       \
           range(0, 90)                                                      \
                                                                             \
-  product(uint, FlexHeapActiveCacheReservePercent, 30,                      \
-          "With FlexHeapPolicy=balance, up to this percentage of the "      \
-          "memory limit the heap also leaves the page cache's active "      \
-          "list (the kernel's working set: file pages used more than "      \
-          "once), when that is larger than FlexHeapCacheReservePercent: "   \
-          "a GC-heavy phase would evict what the next phase reads. "        \
-          "0: FlexHeapCacheReservePercent alone")                           \
-          range(0, 90)                                                      \
-                                                                            \
   product(double, FlexHeapMaxRAMPercentage, 90.0,                           \
           "With UseFlexHeap and no explicit maximum heap size, the "        \
           "maximum heap as a percentage of the (container) memory "         \

@@ -56,7 +56,6 @@ FlexHeapConfig G1FlexHeap::config() {
   cfg.cost_as_rate = FlexHeapCostAsRate;
   cfg.negligible_percent = FlexHeapNegligibleCostPercent;
   cfg.cache_reserve = (double)FlexHeapCacheReservePercent / 100.0;
-  cfg.active_cache_reserve = (double)FlexHeapActiveCacheReservePercent / 100.0;
   return cfg;
 }
 
@@ -110,9 +109,8 @@ G1FlexHeap* G1FlexHeap::create(G1CollectedHeap* g1h) {
   char ceiling_note[128] = "";
   if (cfg.policy == FlexHeapPolicyKind::Balance) {
     jio_snprintf(ceiling_note, sizeof(ceiling_note),
-                 "; the heap stays below it less the JVM's native memory and %u%% of it for the page cache "
-                 "(up to %u%% while the active page cache is larger)",
-                 FlexHeapCacheReservePercent, MAX2(FlexHeapCacheReservePercent, FlexHeapActiveCacheReservePercent));
+                 "; the heap stays below it less the JVM's native memory and %u%% of it for the page cache",
+                 FlexHeapCacheReservePercent);
   }
   log_info(gc, flexheap)("Policy %s; page cache (S_io) from %s%s; max heap %zuM, min heap %zuM, %u cores; "
                          "memory limit %zuM%s",
@@ -250,7 +248,6 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   s.read_bytes = (double)r.read_bytes;
   s.memory_limit = r.memory_limit;
   s.non_heap = r.non_heap;
-  s.active_cache = r.active_cache;
   s.allocation_pause = kind == Young && is_allocation_cause(_g1h->gc_cause());
   s.requested_pause = kind != Remark && is_requested_cause(_g1h->gc_cause());
   assert(s.t_stw >= 0.0 && s.t_mut >= 0.0, "interval times are not negative");
@@ -376,14 +373,12 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   }
   log_debug(gc, flexheap)("GC(%u) inputs T_stw=%.6f T_mut=%.6f conc_cpu=%.6f G=%u N=%u M=%u stall=%.6f io=%s "
                           "used=%zu free_regions=%zu eden_target=%zu committed=%zu max=%zu min=%zu "
-                          "refault_bytes=%.0f read_bytes=%.0f cache_signals=%d floor=%zu memory_limit=%zu non_heap=%zu "
-                          "active_cache=%zu",
+                          "refault_bytes=%.0f read_bytes=%.0f cache_signals=%d floor=%zu memory_limit=%zu non_heap=%zu",
                           GCId::current_or_undefined(), s.t_stw, s.t_mut, s.conc_cpu, s.conc_threads, s.cores,
                           s.mutators, s.io_stall, s.io_available ? _iostall->backend() : "none",
                           s.used, s.free_regions, s.eden_target_regions, s.committed, s.max_capacity,
                           s.min_capacity, s.refault_bytes, s.read_bytes, s.cache_signals, floor,
-                          s.memory_limit, s.non_heap,
-                          s.active_cache);
+                          s.memory_limit, s.non_heap);
   log_debug(gc, flexheap)("GC(%u) costs C_stw=%.6f C_conc=%.6f C_gc=%.6f C_io=%.6f C_tot=%.6f "
                           "avg_gc=%.6f avg_io=%.6f avg_tot=%.6f prev_avg_tot=%.6f rel_gc=%.4f rel_io=%.4f "
                           "rel_tot=%.4f scale=%.3f costDown=%d growSlack=%d ioSlack=%d gcBias=%d "

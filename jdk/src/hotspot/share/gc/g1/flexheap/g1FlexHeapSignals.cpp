@@ -60,7 +60,6 @@ G1FlexHeapSignals::G1FlexHeapSignals(G1CollectedHeap* g1h, FlexHeapIOStall* iost
   _cache_key("Cached:"),
   _refault_key("workingset_refault_file "),
   _anon_key(nullptr),
-  _active_key(nullptr),
   _num_threads(0),
   _conc_cpu_ns(0),
   _page_cache(0),
@@ -71,7 +70,6 @@ G1FlexHeapSignals::G1FlexHeapSignals(G1CollectedHeap* g1h, FlexHeapIOStall* iost
   _stall_ns(0),
   _memory_limit(0),
   _non_heap(0),
-  _active_cache(0),
   _samples_since_resident(ResidentEverySamples),
   _consumed_refault_pages(0),
   _consumed_read_bytes(0) {
@@ -101,7 +99,6 @@ void G1FlexHeapSignals::find_memory_stat() {
   _cache_key = v1 ? "total_cache " : "file ";
   _refault_key = v1 ? "total_workingset_refault_file " : "workingset_refault_file ";
   _anon_key = v1 ? "total_rss " : "anon ";
-  _active_key = v1 ? "total_active_file " : "active_file ";
 #endif
 }
 
@@ -140,22 +137,20 @@ static bool read_keys(const char* path, G1FlexHeapStatKey* keys, uint n) {
 }
 
 void G1FlexHeapSignals::sample_files(bool join) {
-  enum { Cache, Refault, Anon, Active, NumKeys };
+  enum { Cache, Refault, Anon, NumKeys };
   G1FlexHeapStatKey stat[NumKeys] = { { _cache_key, 0, false }, { _refault_key, 0, false },
-                                      { _anon_key, 0, false }, { _active_key, 0, false } };
+                                      { _anon_key, 0, false } };
   if (_stat_path[0] != '\0') {
     read_keys(_stat_path, stat, NumKeys);
   } else {
     // No memory cgroup: the system's page cache (kB) and refaults, and our
     // own anonymous memory.
-    G1FlexHeapStatKey meminfo[2] = { { "Cached:", 0, false }, { "Active(file):", 0, false } };
+    G1FlexHeapStatKey meminfo[1] = { { "Cached:", 0, false } };
     G1FlexHeapStatKey vmstat[1] = { { "workingset_refault_file ", 0, false } };
-    read_keys("/proc/meminfo", meminfo, 2);
+    read_keys("/proc/meminfo", meminfo, 1);
     read_keys("/proc/vmstat", vmstat, 1);
     stat[Cache] = meminfo[0];
     stat[Cache].value *= K;
-    stat[Active] = meminfo[1];
-    stat[Active].value *= K;
     stat[Refault] = vmstat[0];
 #ifdef LINUX
     os::Linux::meminfo_t info;
@@ -176,9 +171,6 @@ void G1FlexHeapSignals::sample_files(bool join) {
   SuspendibleThreadSetJoiner sts(join);
   if (stat[Cache].found) {
     _page_cache = (size_t)stat[Cache].value;
-  }
-  if (stat[Active].found) {
-    _active_cache = (size_t)stat[Active].value;
   }
   _refaults_valid = stat[Refault].found;
   if (stat[Refault].found) {
@@ -337,6 +329,5 @@ G1FlexHeapSignals::Reading G1FlexHeapSignals::consume() {
   r.stall_ns = _stall_ns;
   r.memory_limit = _memory_limit;
   r.non_heap = _non_heap;
-  r.active_cache = _active_cache;
   return r;
 }

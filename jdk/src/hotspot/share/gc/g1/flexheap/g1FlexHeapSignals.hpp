@@ -61,7 +61,6 @@ class G1FlexHeapSignals : public G1ServiceTask {
     uint64_t stall_ns;          // total mutator stall (monotonic), if sampled
     size_t   memory_limit;      // bytes: os::physical_memory(), the container's limit if there is one
     size_t   non_heap;          // bytes of anonymous memory outside the heap's resident pages (0: unknown)
-    size_t   active_cache;      // bytes on the page cache's active list, latest sample (0: unknown)
   };
 
  private:
@@ -81,7 +80,6 @@ class G1FlexHeapSignals : public G1ServiceTask {
   const char* _cache_key;          // "total_cache " (v1), "file " (v2)
   const char* _refault_key;        // "total_workingset_refault_file " (v1), "workingset_refault_file " (v2)
   const char* _anon_key;           // "total_rss " (v1), "anon " (v2); without a cgroup os::Linux's RssAnon
-  const char* _active_key;         // "total_active_file " (v1), "active_file " (v2); else /proc/meminfo
 
   // Published by the sampler.
   ThreadCPU _threads[MaxThreads];
@@ -95,7 +93,6 @@ class G1FlexHeapSignals : public G1ServiceTask {
   uint64_t _stall_ns;           // monotonic, if _sample_stall
   size_t _memory_limit;
   size_t _non_heap;             // anonymous memory beyond the heap's resident pages, at the last count
-  size_t _active_cache;
   uint _samples_since_resident;
   // As of the previous decision.
   uint64_t _consumed_refault_pages;
