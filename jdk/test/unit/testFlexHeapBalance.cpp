@@ -362,12 +362,18 @@ TEST(FlexHeapBalanceController, CeilingBelowTheUsedFloorAsksForMarking) {
   EXPECT_TRUE(d.start_marking);
 }
 
-TEST(FlexHeapBalanceController, EdenFloorDoesNotGrowPastTheCeiling) {
-  // Used after the GC plus G1's eden target (450 + 100 MiB) is above the
-  // 500 MiB ceiling: the heap grows to the ceiling, not to that floor.
-  FlexHeapController c(reserve_config(0.1));
-  SyntheticJvm j = limited_jvm(0.40, 460, 450, 400);   // ceiling 500 MiB
+// Used after the GC plus G1's eden target (450 + 100 MiB) is above the
+// 500 MiB ceiling of a 460 MiB heap.
+static SyntheticJvm eden_floor_above_the_ceiling(double gc_share) {
+  SyntheticJvm j = limited_jvm(gc_share, 460, 450, 400);   // ceiling 500 MiB
   j.eden_regions = 100;
+  return j;
+}
+
+TEST(FlexHeapBalanceController, EdenFloorDoesNotGrowPastTheCeiling) {
+  // GC-heavy: the heap grows to the ceiling, not to that floor.
+  FlexHeapController c(reserve_config(0.1));
+  SyntheticJvm j = eden_floor_above_the_ceiling(0.40);
   FlexHeapDecision d = j.step(c);
   EXPECT_STREQ("memLimit,grow", d.reason);
   EXPECT_EQ(40 * MiB, d.bytes);
@@ -377,12 +383,11 @@ TEST(FlexHeapBalanceController, EdenFloorDoesNotGrowPastTheCeiling) {
 }
 
 TEST(FlexHeapBalanceController, EdenFloorDoesNotGrowPastTheCeilingUnderAnyRule) {
-  // GC is cheap, so the GC goal wants a small heap, far below the 500 MiB
-  // ceiling; the eden floor (450 + 100 MiB) alone is above it. The floor
-  // takes the heap to the ceiling, not past it.
+  // GC is cheap, so the GC goal wants a small heap, far below the ceiling;
+  // the eden floor alone is above it. The floor takes the heap to the
+  // ceiling, not past it.
   FlexHeapController c(reserve_config(0.1));
-  SyntheticJvm j = limited_jvm(0.001, 460, 450, 400);  // ceiling 500 MiB
-  j.eden_regions = 100;
+  SyntheticJvm j = eden_floor_above_the_ceiling(0.001);
   FlexHeapDecision d = j.step(c);
   EXPECT_STREQ("memLimit,grow", d.reason);
   EXPECT_EQ(500 * MiB, j.committed);
