@@ -57,16 +57,18 @@ run_jtreg() {  # run_jtreg REPORT_DIR JTREG_ARGS...
 log "jtreg on $jdk${verify:+ with $verify}"
 start=$SECONDS
 set +e
-if [ -n "$verify" ]; then
+if [ -n "$verify" ] && [ $default_tests = 1 ]; then
   run_jtreg "$work/report" -e:JAVA_TOOL_OPTIONS="$verify" -exclude:"$noverify_file" "${tests[@]}"
   rc=$?
-  if [ $default_tests = 1 ] && [ ${#noverify[@]} -gt 0 ]; then
+  if [ ${#noverify[@]} -gt 0 ]; then
     log "without heap verification (no-verify.txt): ${#noverify[@]} tests"
     run_jtreg "$work/report-noverify" "${noverify[@]}"
     r=$?; [ $rc -ne 0 ] || rc=$r
   fi
 else
-  run_jtreg "$work/report" "${tests[@]}"
+  # Tests named on the command line run as asked, no-verify.txt or not.
+  env_args=(); [ -z "$verify" ] || env_args=(-e:JAVA_TOOL_OPTIONS="$verify")
+  run_jtreg "$work/report" "${env_args[@]}" "${tests[@]}"
   rc=$?
 fi
 set -e
