@@ -206,6 +206,7 @@ struct SyntheticJvm {
   bool   started;       // false until the first pause: the heap was empty before it
   size_t memory_limit;  // 0: unknown
   size_t non_heap;
+  double read_bytes;    // per interval; below FlexHeapEvictionCredit::MinReadBytes it teaches no price
 
   size_t headroom() const { return committed - used_after; }
   // The heap was empty before the first pause: its GC cost came from all of it.
@@ -232,8 +233,8 @@ struct SyntheticJvm {
     s.eden_target_regions = eden_regions;
     s.page_cache = cache();
     s.cache_signals = true;
-    s.read_bytes = 1000.0;
-    s.refault_bytes = 1000.0 * refault_share_of_read;
+    s.read_bytes = read_bytes;
+    s.refault_bytes = read_bytes * refault_share_of_read;
     s.memory_limit = memory_limit;
     s.non_heap = non_heap;
     s.allocation_pause = allocation;
@@ -273,6 +274,7 @@ static SyntheticJvm jvm(double gc_share_at_start, double io_share_at_start, doub
   j.started = false;
   j.memory_limit = 0;
   j.non_heap = 0;
+  j.read_bytes = 1000.0;
   j.a = gc_share_at_start * 2.0 * 200.0 * MiB;
   j.b = io_share_at_start * 2.0 * 800.0 * MiB;
   j.io_fixed = 0.0;
@@ -791,4 +793,83 @@ TEST(FlexHeapBalanceController, ReversingTheLastStepNeedsTenPercent) {
   ASSERT_EQ(290 * MiB, j.committed);
   j.a = 0.052 * 2.0 * 70.0 * MiB;                  // goal headroom 91 MiB: +21 MiB, 7%, same direction
   EXPECT_STREQ("gcGoal,grow", j.step(c, 2.0).reason);
+}
+
+// Growth into the page cache (flexHeapEvictionCredit.hpp) ---------------------
+
+// A JVM whose memory limit is full: 150 MiB native, 100 MiB live, and heap
+// headroom plus page cache 1000 MiB (no free memory unless `free_mib`); the
+// ceiling at a 10% reserve is 975 MiB + 0.9 x free_mib. It first reads
+// `read_mib` per second for 5 s at 0.5 CPU-s/s of stall, a fifth of it
+// refaults (saturated: the price is 0.5 CPU-s per read_mib MiB), then turns
+// GC-heavy (40% of the CPUs at 200 MiB headroom) and reads nothing.
+// -Xms holds the heap at 300 MiB through the I/O phase.
+static SyntheticJvm io_then_gc_heavy(FlexHeapController& c, double read_mib, size_t free_mib) {
+  SyntheticJvm j = jvm(0.02, 0.0, 0.2);
+  j.non_heap = 150 * MiB;
+  j.memory_limit = (150 + 100 + 1000 + free_mib) * MiB;
+  j.io_fixed = 0.5;
+  j.read_bytes = read_mib * MiB;
+  j.min_capacity = j.committed;   // the I/O phase keeps its 300 MiB heap
+  for (int i = 0; i < 5; i++) j.step(c);
+  EXPECT_EQ(300 * MiB, j.committed);
+  j.min_capacity = 8 * MiB;
+  j.io_fixed = 0.0;
+  j.read_bytes = 0.0;
+  j.a = 0.40 * 2.0 * 200.0 * MiB;
+  return j;
+}
+
+TEST(FlexHeapBalanceController, GcHeavyPhaseRentsThePageCacheBeforeEvictingIt) {
+  FlexHeapController c(reserve_config(0.1));
+  SyntheticJvm j = io_then_gc_heavy(c, 20.0, 0);
+  const size_t before = j.committed;
+  // Price 0.5 CPU-s / 20 MiB; rent 0.8 - 0.08 CPU-s in the first second:
+  // 28.8 MiB (the phase shift started the rent from nothing).
+  FlexHeapDecision d = j.step(c);
+  EXPECT_TRUE(d.phase_shift);
+  EXPECT_STREQ("cacheRent,grow", d.reason);
+  EXPECT_NEAR(28.8 * MiB, d.eviction_allowance, 0.01 * MiB);
+  EXPECT_EQ(before + 29 * MiB, j.committed);   // rounded up to a region
+  // The rent is spent: the next second buys only its own (less: more headroom).
+  d = j.step(c);
+  EXPECT_STREQ("cacheRent,grow", d.reason);
+  EXPECT_LT(d.eviction_allowance, 28.8 * MiB);
+  EXPECT_LT(j.committed, before + 2 * 29 * MiB);
+  // A phase that lasts still gets its heap: the rent keeps coming while the
+  // GC cost is above the goal, up to the ceiling.
+  for (int i = 0; i < 200; i++) j.step(c);
+  EXPECT_LE(j.committed, 975 * MiB);
+  EXPECT_GE(j.committed, 955 * MiB);   // within the dead band (2%)
+}
+
+TEST(FlexHeapBalanceController, WithoutAPriceGrowthIntoTheCacheIsNotRented) {
+  // The I/O phase read less than MinReadBytes per interval: no price, no
+  // rent: the GC goal grows the heap at once (double per decision).
+  FlexHeapController c(reserve_config(0.1));
+  SyntheticJvm j = io_then_gc_heavy(c, 0.5, 0);
+  const size_t before = j.committed;
+  FlexHeapDecision d = j.step(c);
+  EXPECT_LT(d.eviction_allowance, 0.0);
+  EXPECT_STRNE("cacheRent,grow", d.reason);
+  EXPECT_GE(j.committed, 2 * before > 975 * MiB ? 975 * MiB : 2 * before);
+}
+
+TEST(FlexHeapBalanceController, FreeMemoryNeedsNoRent) {
+  // 200 MiB nobody uses: the first decision takes it at once, plus the rent.
+  FlexHeapController c(reserve_config(0.1));
+  SyntheticJvm j = io_then_gc_heavy(c, 20.0, 200);
+  const size_t before = j.committed;
+  FlexHeapDecision d = j.step(c);
+  EXPECT_STREQ("cacheRent,grow", d.reason);
+  EXPECT_EQ(before + 229 * MiB, j.committed);
+}
+
+TEST(FlexHeapBalanceController, WithoutAMemoryLimitNothingIsRented) {
+  FlexHeapController c(reserve_config(0.1));
+  SyntheticJvm j = io_then_gc_heavy(c, 20.0, 0);
+  j.memory_limit = 0;
+  FlexHeapDecision d = j.step(c);
+  EXPECT_LT(d.eviction_allowance, 0.0);
+  EXPECT_STRNE("cacheRent,grow", d.reason);
 }

@@ -43,17 +43,19 @@ static const char* const flexheap_shrink_reasons[4][3] = {
   { "costUp,gcNegligible",   "costUp,gcNegligible,atMin",   "costUp,gcNegligible,noFree" }
 };
 
-// Balance policy reasons: [rule: 0 balance, 1 gcGoal, 2 memLimit][outcome].
+// Balance policy reasons: [rule: 0 balance, 1 gcGoal, 2 memLimit, 3 cacheRent][outcome].
 enum { BalanceGrow, BalanceGrowAtMax, BalanceShrink, BalanceShrinkAtMin, BalanceShrinkNoFree, BalanceSteady,
        BalanceHold };
-enum { RuleBalance, RuleGCGoal, RuleMemLimit };
-static const char* const flexheap_balance_reasons[3][7] = {
+enum { RuleBalance, RuleGCGoal, RuleMemLimit, RuleCacheRent };
+static const char* const flexheap_balance_reasons[4][7] = {
   { "balance,grow", "balance,grow,atMax", "balance,shrink", "balance,shrink,atMin",
     "balance,shrink,noFree", "balance,steady", "balance,hold" },
   { "gcGoal,grow",  "gcGoal,grow,atMax",  "gcGoal,shrink",  "gcGoal,shrink,atMin",
     "gcGoal,shrink,noFree",  "gcGoal,steady", "gcGoal,hold" },
   { "memLimit,grow", "memLimit,grow,atMax", "memLimit,shrink", "memLimit,shrink,atMin",
-    "memLimit,shrink,noFree", "memLimit,steady", "memLimit,hold" }
+    "memLimit,shrink,noFree", "memLimit,steady", "memLimit,hold" },
+  { "cacheRent,grow", "cacheRent,grow,atMax", "cacheRent,shrink", "cacheRent,shrink,atMin",
+    "cacheRent,shrink,noFree", "cacheRent,steady", "cacheRent,hold" }
 };
 
 const double FlexHeapController::SignificantIOFractionOfGoal = 0.25;
@@ -97,6 +99,8 @@ FlexHeapController::FlexHeapController(const FlexHeapConfig& cfg) :
   _last_headroom(0.0),
   _last_cache(0.0),
   _wall_since_marking(FlexHeapController::MarkingRequestSeconds),
+  _eviction(),
+  _free_memory(-1.0),
   _has_applied(false),
   // Start in WaitGrow with no grow recorded, so growUsed holds: as if the
   // initial heap had been fully used, the way G1 starts small and grows.
@@ -267,14 +271,20 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   // pause, and its I/O by the page cache then.
   // The model's GC cost falls as 1/headroom; a requested pause's does not.
   const double window_gc = s.requested_pause ? d.c_conc : d.c_gc;
-  d.phase_shift = _window.add(wall, window_gc, d.c_io, _last_headroom, _last_cache,
-                              s.cache_signals ? s.read_bytes : -1.0, s.cache_signals ? s.refault_bytes : -1.0);
+  const double read_bytes = s.cache_signals ? s.read_bytes : -1.0;
+  const double refault_bytes = s.cache_signals ? s.refault_bytes : -1.0;
+  d.phase_shift = _window.add(wall, window_gc, d.c_io, _last_headroom, _last_cache, read_bytes, refault_bytes);
   _last_headroom = headroom;
   _last_cache = cache;
 
   const double cores = (double)(s.cores < s.mutators ? s.cores : s.mutators);
   const double mut_cores = cores >= 1.0 ? cores : 1.0;
   const double goal = 1.0 / (1.0 + _cfg.gc_time_ratio);
+  // The GC cost above the goal is the rent that pays for growth into the page cache.
+  if (d.phase_shift) {
+    _eviction.reset();
+  }
+  _eviction.add(window_gc - goal * mut_cores * wall, d.c_io, read_bytes, refault_bytes, RefaultSaturation);
   // Without refault figures every stall counts as one more cache could save (the paper's view).
   const double refaults = _window.refault_fraction(RefaultSaturation);
   d.refault_fraction = refaults >= RefaultSaturation ? 1.0 : refaults / RefaultSaturation;
@@ -315,6 +325,20 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
     if (target > (double)d.ceiling) {
       target = (double)d.ceiling;
       rule = RuleMemLimit;
+    }
+  }
+  // Growth past the memory nobody uses evicts page cache: only as much as the
+  // GC cost already lost above the goal would pay to read back
+  // (flexHeapEvictionCredit.hpp). The eden floor below still applies.
+  _free_memory = -1.0;
+  d.eviction_allowance = -1.0;
+  if (s.memory_limit > 0) {
+    const double free = (double)s.memory_limit - (double)s.non_heap - committed - cache;
+    _free_memory = free > 0.0 ? free : 0.0;
+    d.eviction_allowance = _eviction.allowance();
+    if (d.eviction_allowance >= 0.0 && target > committed + _free_memory + d.eviction_allowance) {
+      target = committed + _free_memory + d.eviction_allowance;
+      rule = RuleCacheRent;
     }
   }
   // Wanting less than the floor means the heap's used part must shrink: after
@@ -400,6 +424,11 @@ void FlexHeapController::record_applied(FlexHeapAction action, size_t applied_by
   // glue acted on its own (e.g. G1's free-ratio floor after a full GC).
   if (applied_bytes > 0) {
     _has_applied = true;
+  }
+  if (action == FlexHeapAction::Grow && _free_memory >= 0.0 && (double)applied_bytes > _free_memory) {
+    // Balance: the part of the step beyond the free memory came out of the page cache.
+    _eviction.spend((double)applied_bytes - _free_memory);
+    _free_memory = 0.0;
   }
   if (_has_last && applied_bytes > 0) {
     // Balance: the next interval runs with the resized headroom.

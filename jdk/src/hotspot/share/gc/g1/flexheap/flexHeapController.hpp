@@ -26,6 +26,7 @@
 
 #include "gc/g1/flexheap/flexHeapBalance.hpp"
 #include "gc/g1/flexheap/flexHeapCostModel.hpp"
+#include "gc/g1/flexheap/flexHeapEvictionCredit.hpp"
 
 #include <stddef.h>
 
@@ -98,8 +99,9 @@ struct FlexHeapDecision {
   size_t         bytes;         // region-aligned, already clamped to [min_capacity, max_capacity]; 0 if None
   const char*    reason;        // static string: "warmup"; balance policy: "balance,grow|shrink|steady|hold"
                                 // (I/O-driven), "gcGoal,grow|shrink|steady|hold" (GC-CPU goal; hold: a
-                                // grow wanted at a pause that is not an allocation pause) or
-                                // "memLimit,..." (the ceiling cut the target), suffixed
+                                // grow wanted at a pause that is not an allocation pause),
+                                // "memLimit,..." (the ceiling cut the target) or "cacheRent,..."
+                                // (the eviction credit cut a grow into the page cache), suffixed
                                 // like the paper's; paper policy: the guard, e.g. "costUp,gcBias",
                                 // "costDown,growUsed", "costDown,ioSlack", "costUp,gcNegligible"
                                 // (the direction turned by negligible_percent); a step of 0 bytes
@@ -119,6 +121,9 @@ struct FlexHeapDecision {
   size_t target;                                     // committed heap the balance rule aims for
   size_t ceiling;                                    // largest committed heap the memory limit leaves room
                                                      // for (0: no limit known)
+  double eviction_allowance;                         // bytes a grow may take from the page cache, paid by
+                                                     // the GC cost above the goal (flexHeapEvictionCredit.hpp);
+                                                     // < 0: unlimited (no price known, or no memory limit)
   bool phase_shift;                                  // this interval restarted the cost window
                                                      // (FlexHeapBalanceWindow::add())
   bool start_marking;                                // the target is below used_after + eden target: only a
@@ -187,6 +192,9 @@ class FlexHeapController {
   double               _last_headroom;       // bytes of headroom after the previous pause (and its resize)
   double               _last_cache;          // page cache at the previous pause
   double               _wall_since_marking;  // wall time since the last start_marking
+  FlexHeapEvictionCredit _eviction;          // balance: what growth into the page cache may cost
+  double               _free_memory;         // balance: memory neither heap nor cache held at the last
+                                             // decision (bytes; < 0: no memory limit known)
   bool                 _has_applied;         // a step was applied; _state says its direction
   FlexHeapState        _state;
   bool                 _has_prev;            // an average at t-1 exists

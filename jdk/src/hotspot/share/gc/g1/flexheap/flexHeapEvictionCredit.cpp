@@ -1,0 +1,76 @@
+/*
+ * Copyright (c) 2026, FlexHeap contributors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  The FlexHeap contributors
+ * designate this particular file as subject to the "Classpath" exception
+ * as provided by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ */
+
+// This file is part of FlexHeap: the price of growing the heap into the page cache.
+#include "gc/g1/flexheap/flexHeapEvictionCredit.hpp"
+
+#include <math.h>
+
+const double FlexHeapEvictionCredit::MinReadBytes = 1024.0 * 1024.0;
+const double FlexHeapEvictionCredit::Decay = 0.9;
+
+static double non_negative(double v) {
+  return v > 0.0 ? v : 0.0;  // NaN too
+}
+
+FlexHeapEvictionCredit::FlexHeapEvictionCredit() :
+  _credit(0.0), _io(0.0), _read(0.0), _refault(-1.0), _saturation(1.0) {}
+
+void FlexHeapEvictionCredit::add(double gc_excess, double c_io, double read_bytes, double refault_bytes,
+                                 double saturation) {
+  _credit += non_negative(gc_excess);
+  _saturation = saturation > 0.0 ? saturation : 1.0;
+  if (!(read_bytes >= MinReadBytes)) {
+    return;
+  }
+  _io = _io * Decay + non_negative(c_io);
+  _read = _read * Decay + read_bytes;
+  if (refault_bytes >= 0.0) {
+    _refault = (_refault > 0.0 ? _refault * Decay : 0.0) + refault_bytes;
+  }
+}
+
+void FlexHeapEvictionCredit::spend(double bytes) {
+  _credit -= non_negative(bytes) * price_per_byte();
+  if (_credit < 0.0) {
+    _credit = 0.0;
+  }
+}
+
+double FlexHeapEvictionCredit::price_per_byte() const {
+  if (_read <= 0.0) {
+    return 0.0;
+  }
+  double recoverable = 1.0;   // no refault figures: every read counts (the paper's view)
+  if (_refault >= 0.0) {
+    recoverable = _refault / _read / _saturation;
+    if (recoverable > 1.0) {
+      recoverable = 1.0;
+    }
+  }
+  return _io / _read * recoverable;
+}
+
+double FlexHeapEvictionCredit::allowance() const {
+  const double price = price_per_byte();
+  return price > 0.0 ? _credit / price : -1.0;
+}

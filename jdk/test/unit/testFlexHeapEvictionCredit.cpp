@@ -1,0 +1,93 @@
+/*
+ * Copyright (c) 2026, FlexHeap contributors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+// Unit tests of the eviction credit: the price of a page-cache byte and the
+// GC rent that pays for it.
+#include "gc/g1/flexheap/flexHeapEvictionCredit.hpp"
+
+#include <gtest/gtest.h>
+#include <math.h>
+
+static const double MiB = 1024.0 * 1024.0;
+
+TEST(FlexHeapEvictionCredit, UnknownPriceMeansUnlimited) {
+  FlexHeapEvictionCredit e;
+  EXPECT_DOUBLE_EQ(0.0, e.price_per_byte());
+  EXPECT_LT(e.allowance(), 0.0);
+  e.add(1.0, 0.0, 0.0, 0.0, 0.1);     // rent, but nothing read yet
+  EXPECT_DOUBLE_EQ(1.0, e.credit());
+  EXPECT_LT(e.allowance(), 0.0);
+}
+
+TEST(FlexHeapEvictionCredit, AnIntervalTeachesThePriceFromMinReadBytes) {
+  FlexHeapEvictionCredit e;
+  e.add(0.0, 5.0, FlexHeapEvictionCredit::MinReadBytes - 1.0, -1.0, 0.1);
+  EXPECT_DOUBLE_EQ(0.0, e.price_per_byte());
+  e.add(0.0, 1.0, FlexHeapEvictionCredit::MinReadBytes, -1.0, 0.1);
+  EXPECT_DOUBLE_EQ(1.0 / FlexHeapEvictionCredit::MinReadBytes, e.price_per_byte());
+}
+
+TEST(FlexHeapEvictionCredit, PriceIsBytesWeightedAndDecays) {
+  FlexHeapEvictionCredit e;
+  e.add(0.0, 1.0, 10.0 * MiB, -1.0, 0.1);
+  e.add(0.0, 1.0, 30.0 * MiB, -1.0, 0.1);
+  const double d = FlexHeapEvictionCredit::Decay;
+  EXPECT_DOUBLE_EQ((1.0 * d + 1.0) / (10.0 * MiB * d + 30.0 * MiB), e.price_per_byte());
+}
+
+TEST(FlexHeapEvictionCredit, RefaultShareScalesThePriceAndSaturates) {
+  FlexHeapEvictionCredit scan;                 // never re-reads: a free cache
+  scan.add(1.0, 2.0, 10.0 * MiB, 0.0, 0.1);
+  EXPECT_DOUBLE_EQ(0.0, scan.price_per_byte());
+  EXPECT_LT(scan.allowance(), 0.0);
+  FlexHeapEvictionCredit half;                 // 5% refaults, saturation 10%: half the price
+  half.add(0.0, 2.0, 10.0 * MiB, 0.5 * MiB, 0.1);
+  EXPECT_DOUBLE_EQ(0.5 * 2.0 / (10.0 * MiB), half.price_per_byte());
+  FlexHeapEvictionCredit all;                  // 30%: saturated
+  all.add(0.0, 2.0, 10.0 * MiB, 3.0 * MiB, 0.1);
+  EXPECT_DOUBLE_EQ(2.0 / (10.0 * MiB), all.price_per_byte());
+}
+
+TEST(FlexHeapEvictionCredit, RentBuysBytesAndSpendingUsesItUp) {
+  FlexHeapEvictionCredit e;
+  e.add(0.0, 1.0, 10.0 * MiB, -1.0, 0.1);     // 0.1 CPU-s per MiB
+  e.add(-3.0, 0.0, 0.0, -1.0, 0.1);           // GC below its goal pays nothing
+  EXPECT_DOUBLE_EQ(0.0, e.credit());
+  e.add(0.5, 0.0, 0.0, -1.0, 0.1);
+  EXPECT_NEAR(5.0 * MiB, e.allowance(), 1e-6);
+  e.spend(2.0 * MiB);
+  EXPECT_NEAR(3.0 * MiB, e.allowance(), 1e-6);
+  e.spend(10.0 * MiB);                          // more than paid for: nothing left, never negative
+  EXPECT_DOUBLE_EQ(0.0, e.credit());
+  EXPECT_DOUBLE_EQ(0.0, e.allowance());
+  e.add(0.5, 0.0, 0.0, -1.0, 0.1);
+  e.reset();                                    // a phase shift
+  EXPECT_DOUBLE_EQ(0.0, e.credit());
+}
+
+TEST(FlexHeapEvictionCredit, NegativeAndNaNInputsCountAsZero) {
+  FlexHeapEvictionCredit e;
+  e.add(NAN, NAN, 10.0 * MiB, -1.0, 0.0);
+  EXPECT_DOUBLE_EQ(0.0, e.credit());
+  EXPECT_DOUBLE_EQ(0.0, e.price_per_byte());
+  e.add(0.0, 1.0, NAN, -1.0, 0.1);
+  EXPECT_DOUBLE_EQ(0.0, e.price_per_byte());
+  e.spend(NAN);
+  EXPECT_DOUBLE_EQ(0.0, e.credit());
+}
