@@ -415,7 +415,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         print(f"added to {manifest_path}: [{entry.section}] {entry.title}: {entry.data}"
               + (f", {len(entry.plots)} plot(s)" if entry.plots else ""))
         if left:
-            print(f"not copied (only result JSONs and PNG plots are): {', '.join(left)}")
+            print(f"not copied (only the entry's result JSON and PNG plots are): {', '.join(left)}")
     elif any((args.entry_command, args.title, args.notes, args.name)):
         raise UsageError("--command, --title, --notes and --name go with --add SECTION PATH")
     try:

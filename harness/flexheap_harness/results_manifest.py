@@ -265,8 +265,9 @@ def entry_toml(e: Entry) -> str:
 
 
 def files_to_copy(src: Path) -> tuple[list[Path], list[str]]:
-    """(files --add copies, what it leaves behind). A folder gives its comparison.json / oracle.json
-    and top-level PNGs; a file must be a result JSON itself."""
+    """(files --add copies, what it leaves behind). A folder gives its entry's JSON (comparison.json,
+    which holds a sweep's oracle too, else oracle.json) and top-level PNGs: only files the entry
+    names, so none is left orphaned; a file must be a result JSON itself."""
     if src.is_file():
         if src.suffix != ".json" or result_kind(read_json(src)) is None:
             raise ManifestError(f"{src} is not a result JSON (comparison.json, oracle.json or the bench's "
@@ -274,7 +275,7 @@ def files_to_copy(src: Path) -> tuple[list[Path], list[str]]:
         return [src], []
     if not src.is_dir():
         raise ManifestError(f"{src} does not exist")
-    jsons = [src / n for n in RESULT_JSONS if (src / n).is_file()]
+    jsons = [src / n for n in RESULT_JSONS if (src / n).is_file()][:1]
     if not jsons:
         raise ManifestError(f"{src} has no {' or '.join(RESULT_JSONS)}: give a compare or sweep folder "
                             "(or a result JSON file)")

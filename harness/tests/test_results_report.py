@@ -222,15 +222,16 @@ def test_add_copies_only_result_jsons_and_plots(docs, run_folder, capsys):
     assert report(docs, "--add", "timelines", str(run_folder), "--command", COMPARE_CMD,
                   "--notes", "Median run per policy.") == 0
     out = capsys.readouterr().out
-    assert "not copied (only result JSONs and PNG plots are): comparison.md, runs/, samples.csv" in out
+    assert "not copied (only the entry's result JSON and PNG plots are): comparison.md, oracle.json, runs/, samples.csv" in out
     dest = docs.parent / "data" / run_folder.name
-    assert sorted(p.name for p in dest.rglob("*")) == ["comparison.json", "oracle.json", "timeline.png"]
+    assert sorted(p.name for p in dest.rglob("*")) == ["comparison.json", "timeline.png"]
     m = results_manifest.load(docs)
     e = m.entries[-1]
     assert (e.section, e.command, e.notes) == ("timelines", COMPARE_CMD, "Median run per policy.")
     assert e.data == f"data/{run_folder.name}/comparison.json" and e.plots == [f"data/{run_folder.name}/timeline.png"]
     assert e.title == f"{run_folder.name}: g1-90, flexheap, vg1"  # no workload/budget in the fixture runs
     assert report(docs, "--check") == 0  # --add regenerated the document
+    assert "named by no entry" not in capsys.readouterr().err  # every copied file is the entry's
     md = (docs.parent.parent / "results.md").read_text()
     assert "Median run per policy." in block_after(md, f"### {e.title}")
     # The same folder twice is refused (another --name adds it again).
