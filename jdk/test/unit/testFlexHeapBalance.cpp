@@ -120,6 +120,16 @@ TEST(FlexHeapBalanceWindow, DefaultSeconds) {
   EXPECT_NEAR(FlexHeapBalanceWindow::DefaultSeconds, w.wall(), 1e-9);
 }
 
+TEST(FlexHeapBalanceWindow, RecoverableSaturates) {
+  EXPECT_DOUBLE_EQ(0.0, FlexHeapBalanceWindow::recoverable(0.0, 0.1));
+  EXPECT_DOUBLE_EQ(0.5, FlexHeapBalanceWindow::recoverable(0.05, 0.1));
+  EXPECT_DOUBLE_EQ(1.0, FlexHeapBalanceWindow::recoverable(0.1, 0.1));   // the boundary counts as all
+  EXPECT_DOUBLE_EQ(1.0, FlexHeapBalanceWindow::recoverable(0.3, 0.1));
+  EXPECT_DOUBLE_EQ(1.0, FlexHeapBalanceWindow::recoverable(0.01, 0.0));  // no saturation: every read
+  EXPECT_DOUBLE_EQ(0.0, FlexHeapBalanceWindow::recoverable(NAN, 0.1));
+  EXPECT_DOUBLE_EQ(0.0, FlexHeapBalanceWindow::recoverable(-0.2, 0.1));
+}
+
 TEST(FlexHeapBalanceWindow, RefaultFraction) {
   FlexHeapBalanceWindow w(10.0);
   EXPECT_DOUBLE_EQ(0.7, w.refault_fraction(0.7));      // nothing known: the caller's default

@@ -27,66 +27,72 @@
 static const double MiB = 1024.0 * 1024.0;
 
 TEST(FlexHeapEvictionCredit, UnknownPriceMeansUnlimited) {
-  FlexHeapEvictionCredit e;
+  FlexHeapEvictionCredit e(0.1);
   EXPECT_DOUBLE_EQ(0.0, e.price_per_byte());
   EXPECT_LT(e.allowance(), 0.0);
-  e.add(1.0, 0.0, 0.0, 0.0, 0.1);     // rent, but nothing read yet
+  e.add(1.0, 0.0, 0.0, 0.0);     // rent, but nothing read yet
   EXPECT_DOUBLE_EQ(1.0, e.credit());
   EXPECT_LT(e.allowance(), 0.0);
 }
 
 TEST(FlexHeapEvictionCredit, AnIntervalTeachesThePriceFromMinReadBytes) {
-  FlexHeapEvictionCredit e;
-  e.add(0.0, 5.0, FlexHeapEvictionCredit::MinReadBytes - 1.0, -1.0, 0.1);
+  FlexHeapEvictionCredit e(0.1);
+  e.add(0.0, 5.0, FlexHeapEvictionCredit::MinReadBytes - 1.0, -1.0);
   EXPECT_DOUBLE_EQ(0.0, e.price_per_byte());
-  e.add(0.0, 1.0, FlexHeapEvictionCredit::MinReadBytes, -1.0, 0.1);
+  e.add(0.0, 1.0, FlexHeapEvictionCredit::MinReadBytes, -1.0);
   EXPECT_DOUBLE_EQ(1.0 / FlexHeapEvictionCredit::MinReadBytes, e.price_per_byte());
 }
 
 TEST(FlexHeapEvictionCredit, PriceIsBytesWeightedAndDecays) {
-  FlexHeapEvictionCredit e;
-  e.add(0.0, 1.0, 10.0 * MiB, -1.0, 0.1);
-  e.add(0.0, 1.0, 30.0 * MiB, -1.0, 0.1);
+  FlexHeapEvictionCredit e(0.1);
+  e.add(0.0, 1.0, 10.0 * MiB, -1.0);
+  e.add(0.0, 1.0, 30.0 * MiB, -1.0);
   const double d = FlexHeapEvictionCredit::Decay;
   EXPECT_DOUBLE_EQ((1.0 * d + 1.0) / (10.0 * MiB * d + 30.0 * MiB), e.price_per_byte());
 }
 
 TEST(FlexHeapEvictionCredit, RefaultShareScalesThePriceAndSaturates) {
-  FlexHeapEvictionCredit scan;                 // never re-reads: a free cache
-  scan.add(1.0, 2.0, 10.0 * MiB, 0.0, 0.1);
+  FlexHeapEvictionCredit scan(0.1);                 // never re-reads: a free cache
+  scan.add(1.0, 2.0, 10.0 * MiB, 0.0);
   EXPECT_DOUBLE_EQ(0.0, scan.price_per_byte());
   EXPECT_LT(scan.allowance(), 0.0);
-  FlexHeapEvictionCredit half;                 // 5% refaults, saturation 10%: half the price
-  half.add(0.0, 2.0, 10.0 * MiB, 0.5 * MiB, 0.1);
+  FlexHeapEvictionCredit half(0.1);                 // 5% refaults, saturation 10%: half the price
+  half.add(0.0, 2.0, 10.0 * MiB, 0.5 * MiB);
   EXPECT_DOUBLE_EQ(0.5 * 2.0 / (10.0 * MiB), half.price_per_byte());
-  FlexHeapEvictionCredit all;                  // 30%: saturated
-  all.add(0.0, 2.0, 10.0 * MiB, 3.0 * MiB, 0.1);
+  FlexHeapEvictionCredit all(0.1);                  // 30%: saturated
+  all.add(0.0, 2.0, 10.0 * MiB, 3.0 * MiB);
   EXPECT_DOUBLE_EQ(2.0 / (10.0 * MiB), all.price_per_byte());
 }
 
 TEST(FlexHeapEvictionCredit, RentBuysBytesAndSpendingUsesItUp) {
-  FlexHeapEvictionCredit e;
-  e.add(0.0, 1.0, 10.0 * MiB, -1.0, 0.1);     // 0.1 CPU-s per MiB
-  e.add(-3.0, 0.0, 0.0, -1.0, 0.1);           // GC below its goal pays nothing
+  FlexHeapEvictionCredit e(0.1);
+  e.add(0.0, 1.0, 10.0 * MiB, -1.0);     // 0.1 CPU-s per MiB
+  e.add(-3.0, 0.0, 0.0, -1.0);           // GC below its goal pays nothing
   EXPECT_DOUBLE_EQ(0.0, e.credit());
-  e.add(0.5, 0.0, 0.0, -1.0, 0.1);
+  e.add(0.5, 0.0, 0.0, -1.0);
   EXPECT_NEAR(5.0 * MiB, e.allowance(), 1e-6);
   e.spend(2.0 * MiB);
   EXPECT_NEAR(3.0 * MiB, e.allowance(), 1e-6);
   e.spend(10.0 * MiB);                          // more than paid for: nothing left, never negative
   EXPECT_DOUBLE_EQ(0.0, e.credit());
   EXPECT_DOUBLE_EQ(0.0, e.allowance());
-  e.add(0.5, 0.0, 0.0, -1.0, 0.1);
+  e.add(0.5, 0.0, 0.0, -1.0);
   e.reset();                                    // a phase shift
   EXPECT_DOUBLE_EQ(0.0, e.credit());
 }
 
+TEST(FlexHeapEvictionCredit, NoSaturationCountsEveryRead) {
+  FlexHeapEvictionCredit e(0.0);               // as FlexHeapBalanceWindow::recoverable: <= 0 counts all
+  e.add(0.0, 2.0, 10.0 * MiB, 0.1 * MiB);
+  EXPECT_DOUBLE_EQ(2.0 / (10.0 * MiB), e.price_per_byte());
+}
+
 TEST(FlexHeapEvictionCredit, NegativeAndNaNInputsCountAsZero) {
-  FlexHeapEvictionCredit e;
-  e.add(NAN, NAN, 10.0 * MiB, -1.0, 0.0);
+  FlexHeapEvictionCredit e(0.1);
+  e.add(NAN, NAN, 10.0 * MiB, -1.0);
   EXPECT_DOUBLE_EQ(0.0, e.credit());
   EXPECT_DOUBLE_EQ(0.0, e.price_per_byte());
-  e.add(0.0, 1.0, NAN, -1.0, 0.1);
+  e.add(0.0, 1.0, NAN, -1.0);
   EXPECT_DOUBLE_EQ(0.0, e.price_per_byte());
   e.spend(NAN);
   EXPECT_DOUBLE_EQ(0.0, e.credit());

@@ -114,6 +114,13 @@ double FlexHeapBalanceWindow::io_rate() const        { return flexheap_per_wall(
 double FlexHeapBalanceWindow::gc_coefficient() const { return flexheap_per_wall(sum(_gc_h), wall()); }
 double FlexHeapBalanceWindow::io_coefficient() const { return flexheap_per_wall(sum(_io_c), wall()); }
 
+double FlexHeapBalanceWindow::recoverable(double refault_share, double saturation) {
+  if (!(saturation > 0.0) || refault_share >= saturation) {
+    return 1.0;
+  }
+  return refault_share > 0.0 ? refault_share / saturation : 0.0;  // NaN too
+}
+
 double FlexHeapBalanceWindow::refault_fraction(double unknown) const {
   double read = 0.0, refault = 0.0;
   bool any = false;

@@ -81,6 +81,9 @@ class FlexHeapBalanceWindow {
   // Share of the bytes read that refaulted, in [0, 1]; `unknown` if no
   // interval of the window knew it.
   double refault_fraction(double unknown) const;
+  // Share of the reads that more page cache would save: the refault share
+  // over `saturation`, capped at 1 (a share at or above it counts as all).
+  static double recoverable(double refault_share, double saturation);
 
  private:
   double   _wall[MaxLength];

@@ -99,7 +99,7 @@ FlexHeapController::FlexHeapController(const FlexHeapConfig& cfg) :
   _last_headroom(0.0),
   _last_cache(0.0),
   _wall_since_marking(FlexHeapController::MarkingRequestSeconds),
-  _eviction(),
+  _eviction(RefaultSaturation),
   _free_memory(-1.0),
   _has_applied(false),
   // Start in WaitGrow with no grow recorded, so growUsed holds: as if the
@@ -284,10 +284,10 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   if (d.phase_shift) {
     _eviction.reset();
   }
-  _eviction.add(window_gc - goal * mut_cores * wall, d.c_io, read_bytes, refault_bytes, RefaultSaturation);
+  _eviction.add(window_gc - goal * mut_cores * wall, d.c_io, read_bytes, refault_bytes);
   // Without refault figures every stall counts as one more cache could save (the paper's view).
-  const double refaults = _window.refault_fraction(RefaultSaturation);
-  d.refault_fraction = refaults >= RefaultSaturation ? 1.0 : refaults / RefaultSaturation;
+  d.refault_fraction = FlexHeapBalanceWindow::recoverable(_window.refault_fraction(RefaultSaturation),
+                                                          RefaultSaturation);
   d.gc_rate = _window.gc_rate();
   d.io_rate = s.io_available ? _window.io_rate() : 0.0;
   const double a = _window.gc_coefficient();

@@ -32,13 +32,11 @@ static double non_negative(double v) {
   return v > 0.0 ? v : 0.0;  // NaN too
 }
 
-FlexHeapEvictionCredit::FlexHeapEvictionCredit() :
-  _credit(0.0), _io(0.0), _read(0.0), _refault(-1.0), _saturation(1.0) {}
+FlexHeapEvictionCredit::FlexHeapEvictionCredit(double saturation) :
+  _credit(0.0), _io(0.0), _read(0.0), _refault(-1.0), _saturation(saturation) {}
 
-void FlexHeapEvictionCredit::add(double gc_excess, double c_io, double read_bytes, double refault_bytes,
-                                 double saturation) {
+void FlexHeapEvictionCredit::add(double gc_excess, double c_io, double read_bytes, double refault_bytes) {
   _credit += non_negative(gc_excess);
-  _saturation = saturation > 0.0 ? saturation : 1.0;
   if (!(read_bytes >= MinReadBytes)) {
     return;
   }
@@ -60,13 +58,8 @@ double FlexHeapEvictionCredit::price_per_byte() const {
   if (_read <= 0.0) {
     return 0.0;
   }
-  double recoverable = 1.0;   // no refault figures: every read counts (the paper's view)
-  if (_refault >= 0.0) {
-    recoverable = _refault / _read / _saturation;
-    if (recoverable > 1.0) {
-      recoverable = 1.0;
-    }
-  }
+  // No refault figures: every read counts (the paper's view).
+  const double recoverable = _refault >= 0.0 ? FlexHeapBalanceWindow::recoverable(_refault / _read, _saturation) : 1.0;
   return _io / _read * recoverable;
 }
 

@@ -24,6 +24,8 @@
 #ifndef SHARE_GC_G1_FLEXHEAP_FLEXHEAPEVICTIONCREDIT_HPP
 #define SHARE_GC_G1_FLEXHEAP_FLEXHEAPEVICTIONCREDIT_HPP
 
+#include "gc/g1/flexheap/flexHeapBalance.hpp"
+
 // Pure logic: no HotSpot headers, no STL, no allocation. Compiles inside
 // HotSpot and standalone (jdk/test/unit).
 //
@@ -50,7 +52,9 @@
 // unknown and growth is not limited: there is no cache worth keeping.
 class FlexHeapEvictionCredit {
  public:
-  FlexHeapEvictionCredit();
+  // `saturation`: the refault share that counts as all reads recoverable
+  // (FlexHeapBalanceWindow::recoverable); <= 0 counts every read.
+  explicit FlexHeapEvictionCredit(double saturation);
 
   // An interval teaches the price only if it read at least this much (bytes).
   static const double MinReadBytes;
@@ -58,9 +62,8 @@ class FlexHeapEvictionCredit {
   static const double Decay;
 
   // One interval: GC cost above the goal (CPU s; <= 0 adds nothing), its I/O
-  // cost (CPU s), bytes read and refaulted (< 0: unknown), and the refault
-  // share that counts as all reads recoverable.
-  void add(double gc_excess, double c_io, double read_bytes, double refault_bytes, double saturation);
+  // cost (CPU s), and bytes read and refaulted (< 0: unknown).
+  void add(double gc_excess, double c_io, double read_bytes, double refault_bytes);
   // A phase shift: rent paid in the last phase buys nothing in this one.
   void reset() { _credit = 0.0; }
   // The heap took `bytes` from the page cache: pay for them.
@@ -77,7 +80,7 @@ class FlexHeapEvictionCredit {
   double _io;           // decaying sums over the intervals that taught the price
   double _read;
   double _refault;      // < 0: no interval knew its refaults
-  double _saturation;
+  const double _saturation;
 };
 
 #endif // SHARE_GC_G1_FLEXHEAP_FLEXHEAPEVICTIONCREDIT_HPP
