@@ -317,7 +317,10 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   }
   // The balance rule wants less than what a young GC left used: the next
   // young pause starts a concurrent cycle, whose Remark returns the dead old
-  // regions (as G1 does when occupancy crosses IHOP). Not from a concurrent
+  // regions (as G1 does when occupancy crosses IHOP). In a mixed phase G1
+  // would wait for its end, one mixed pause per proactive interval; our
+  // proactive pause drops the phase's candidates instead, as a user-requested
+  // concurrent cycle does (G1Policy::decide_on_concurrent_start_pause). Not from a concurrent
   // start pause: it is starting that cycle, and G1Policy asserts the request
   // was consumed by its end (as G1Policy::maybe_start_marking() never runs there).
   G1CollectorState* const state = _g1h->collector_state();
