@@ -26,8 +26,11 @@
  * (threads reading random blocks of a file with O_DIRECT, so every read
  * blocks on the device, while allocating almost nothing).
  *
- * Usage: FlexHeapPhases <alloc_s> <io_s> <io_threads> <file> [busy|buffered [file_mb]]
+ * Usage: FlexHeapPhases <alloc_s> <io_s> <io_threads> <file> [busy|buffered [file_mb]|mixed]
  *   busy: keep allocating hard during the I/O phase too.
+ *   mixed: keep half of the allocation phase's live set and end the phase with
+ *          System.gc() (run it with -XX:+ExplicitGCInvokesConcurrent), so G1 has
+ *          marked old regions with garbage, a mixed phase pending, when I/O starts.
  *   buffered: read through the page cache instead of O_DIRECT (a file of file_mb, default 256),
  *             so memory the heap gives back can become page cache.
  */
@@ -49,12 +52,20 @@ public class FlexHeapPhases {
         Path file = Paths.get(args[3]);
         boolean busy = args.length > 4 && args[4].equals("busy");
         boolean buffered = args.length > 4 && args[4].equals("buffered");
+        boolean mixed = args.length > 4 && args[4].equals("mixed");
         long fileMb = args.length > 5 ? Long.parseLong(args[5]) : 256;
         ensureFile(file, fileMb << 20);
 
         System.out.println("PHASE alloc start");
         List<byte[]> live = allocate(allocSeconds);
         System.out.println("PHASE alloc end live=" + live.size());
+        List<byte[]> kept = new ArrayList<>();
+        if (mixed) {
+            for (int i = 0; i < live.size(); i += 2) kept.add(live.get(i));
+            live = null;
+            System.gc();   // a whole concurrent cycle: its Cleanup leaves mixed-GC candidates
+            System.out.println("PHASE mixed pending kept=" + kept.size());
+        }
         live = null;
 
         System.out.println("PHASE io start");
@@ -71,7 +82,7 @@ public class FlexHeapPhases {
             allocate(ioSeconds);
         }
         for (Thread th : threads) th.join();
-        System.out.println("PHASE io end reads=" + reads.get());
+        System.out.println("PHASE io end reads=" + reads.get() + " kept=" + kept.size());
     }
 
     static List<byte[]> allocate(double seconds) {

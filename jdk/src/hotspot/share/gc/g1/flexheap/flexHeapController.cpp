@@ -285,9 +285,9 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
     _eviction.reset();
   }
   _eviction.add(window_gc - goal * mut_cores * wall, d.c_io, read_bytes, refault_bytes);
-  // Without refault figures every stall counts as one more cache could save (the paper's view).
-  d.refault_fraction = FlexHeapBalanceWindow::recoverable(_window.refault_fraction(RefaultSaturation),
-                                                          RefaultSaturation);
+  // Without refault figures every stall counts as one more cache could save (the paper's view):
+  // an unknown share is 1, which recoverable() maps to 1.
+  d.refault_fraction = FlexHeapBalanceWindow::recoverable(_window.refault_fraction(1.0), RefaultSaturation);
   d.gc_rate = _window.gc_rate();
   d.io_rate = s.io_available ? _window.io_rate() : 0.0;
   const double a = _window.gc_coefficient();

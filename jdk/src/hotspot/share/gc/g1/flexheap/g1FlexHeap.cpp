@@ -27,6 +27,8 @@
 #include "gc/g1/flexheap/g1FlexHeapSignals.hpp"
 #include "gc/g1/g1CollectedHeap.inline.hpp"
 #include "gc/g1/g1CollectorState.hpp"
+#include "gc/g1/g1ConcurrentMark.inline.hpp"
+#include "gc/g1/g1ConcurrentMarkThread.inline.hpp"
 #include "gc/g1/g1GCPhaseTimes.hpp"
 #include "gc/g1/g1HeapSizingPolicy.hpp"
 #include "gc/g1/g1Policy.hpp"
@@ -67,7 +69,8 @@ G1FlexHeap::G1FlexHeap(G1CollectedHeap* g1h, const FlexHeapConfig& cfg, FlexHeap
   _proactive(new G1FlexHeapProactiveGCTask(iostall)),
   _last_pause_end_ns(os::javaTimeNanos()),
   _last_stall_ns(iostall->total_stall_ns()),
-  _used_at_pause_start(0) {}
+  _used_at_pause_start(0),
+  _own_marking(false) {}
 
 G1FlexHeap* G1FlexHeap::create(G1CollectedHeap* g1h) {
   if (!UseFlexHeap) {
@@ -139,6 +142,16 @@ void G1FlexHeap::on_java_thread_exit(JavaThread* thread) {
 void G1FlexHeap::record_pause_start() {
   assert_at_safepoint_on_vm_thread();
   _used_at_pause_start = _g1h->used();
+}
+
+// A mixed phase's candidates come from a marking of an earlier phase: the
+// regions that died since then are returned by a new marking's Remark, not
+// one mixed pause per proactive interval. Once our own proactive pause has
+// started that marking, its candidates are current, and their mixed pauses
+// evacuate the regions it found partly live.
+bool G1FlexHeap::ends_mixed_phase() const {
+  assert_at_safepoint_on_vm_thread();
+  return !_own_marking && !_g1h->concurrent_mark()->cm_thread()->in_progress();
 }
 
 const char* G1FlexHeap::kind_name(PauseKind kind) {
@@ -319,11 +332,15 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   // young pause starts a concurrent cycle, whose Remark returns the dead old
   // regions (as G1 does when occupancy crosses IHOP). In a mixed phase G1
   // would wait for its end, one mixed pause per proactive interval; our
-  // proactive pause drops the phase's candidates instead, as a user-requested
-  // concurrent cycle does (G1Policy::decide_on_concurrent_start_pause). Not from a concurrent
+  // proactive pause drops the phase's candidates instead, once (see
+  // ends_mixed_phase()), as a user-requested concurrent cycle does
+  // (G1Policy::decide_on_concurrent_start_pause). Not from a concurrent
   // start pause: it is starting that cycle, and G1Policy asserts the request
   // was consumed by its end (as G1Policy::maybe_start_marking() never runs there).
   G1CollectorState* const state = _g1h->collector_state();
+  if (kind == Young && state->in_concurrent_start_gc()) {
+    _own_marking = _g1h->gc_cause() == GCCause::_g1_flexheap_proactive_collection;
+  }
   if (d.start_marking && kind == Young && !state->in_concurrent_start_gc() &&
       !state->mark_or_rebuild_in_progress() && !state->initiate_conc_mark_if_possible()) {
     state->set_initiate_conc_mark_if_possible(true);

@@ -50,6 +50,7 @@ class G1FlexHeap : public CHeapObj<mtGC> {
   jlong _last_pause_end_ns;     // end of the previous decision
   uint64_t _last_stall_ns;
   size_t _used_at_pause_start;
+  bool _own_marking;            // the last concurrent cycle began at our proactive pause
 
   G1FlexHeap(G1CollectedHeap* g1h, const FlexHeapConfig& cfg, FlexHeapIOStall* iostall);
 
@@ -77,6 +78,10 @@ class G1FlexHeap : public CHeapObj<mtGC> {
   // The unified decision point (paper 4.1): end of every young, mixed, full
   // and remark pause. Replaces G1HeapSizingPolicy's expansion and shrinking.
   void resize_at_pause_end(PauseKind kind, size_t allocation_word_size);
+
+  // Whether a proactive pause with a mixed phase pending ends that phase and
+  // starts a concurrent cycle instead (G1Policy::decide_on_concurrent_start_pause).
+  bool ends_mixed_phase() const;
 
   FlexHeapIOStall* iostall() const { return _iostall; }
 };
