@@ -85,9 +85,9 @@ SECTIONS: tuple[Section, ...] = (
             "a `compare --policies g1-90,g1-26,vg1,flexheap --workload M1` folder with its `timeline.png` "
             "(committed heap, heap after GC, page cache and I/O stall over time)."),
     Section("step-sensitivity", "4. Step sensitivity (paper Fig. 13): fixed steps against the adaptive one",
-            "one `compare --policies g1-90,flexheap` per fixed step "
-            "(`--jvm-flags=-XX:FlexHeapStaticStepPercent=N` for several N) and one with the adaptive step "
-            "(the default), same mix, budget and device."),
+            "one `compare` with the adaptive step against fixed ones in the same interleaved run: "
+            "`--policies g1-90,flexheap,flexheap-paper,flexheap-paper:FlexHeapStaticStepPercent=N,...` "
+            "for several N (the fixed step replaces the paper mode's logistic step)."),
     Section("services", "5. Ingest+search, OpenSearch and Spark",
             "compares of the bench's `ingest` workload and of the `opensearch:` and `spark:` workloads: ingest "
             "and search throughput and p99 per phase."),
@@ -95,8 +95,8 @@ SECTIONS: tuple[Section, ...] = (
             "a `compare --policies g1-90,flexheap` of a CPU-bound, I/O-free workload (e.g. `--workload alloc`; "
             "targets: < 1% time, equal peak committed heap); the iostall probe's cost per context switch "
             "(`iostall/bench/overhead`, target <= 30 ns) and its effect on a context-switch-heavy program "
-            "(target < 1%). The probe benchmark prints text, not JSON: it can become an entry once it writes "
-            "a JSON result."),
+            "(target < 1%): `sudo build/iostall/bench/overhead --json FILE.json`, then "
+            "`./flexheap harness report --add overhead FILE.json --command \"...\"`."),
     Section("paper", "7. The paper's numbers beside ours",
             "the paper's figure beside ours for every result above where the paper has one "
             "(`text` of `[sections.paper]` in the manifest)."),
@@ -144,7 +144,7 @@ def default_manifest() -> Path:
 
 def result_kind(data: Any) -> str | None:
     """'comparison' (compare/sweep comparison.json), 'oracle' (oracle.json), 'characterize'
-    (the bench's characterize JSON), else None."""
+    (the bench's characterize JSON), 'iostall-overhead' (`iostall/bench/overhead --json`), else None."""
     if not isinstance(data, dict):
         return None
     if {"baseline", "policies", "table"} <= data.keys():
@@ -153,6 +153,8 @@ def result_kind(data: Any) -> str | None:
         return "oracle"
     if data.get("workload") == "characterize" and "table" in data:
         return "characterize"
+    if data.get("workload") == "iostall-overhead" and {"modes", "table"} <= data.keys():
+        return "iostall-overhead"
     return None
 
 
@@ -298,6 +300,8 @@ def _default_title(data: Any, kind: str, src: Path) -> str:
         return ", ".join(parts) + ": " + ", ".join(data["policies"])
     if kind == "characterize":
         return f"characterize, scale {data.get('scale')}"
+    if kind == "iostall-overhead":
+        return f"iostall probe overhead, {data.get('rounds')} rounds x {data.get('seconds_per_run')} s"
     return src.stem if src.is_file() else src.name
 
 

@@ -111,7 +111,7 @@ def _provenance(data: dict[str, Any], e: Entry) -> tuple[str | None, str | None]
 
 
 def _tables(data: dict[str, Any], kind: str | None) -> list[str]:
-    if kind == "characterize":
+    if kind in ("characterize", "iostall-overhead"):  # the tool's own printed table
         return ["```text", str(data["table"]).rstrip(), "```", ""]
     if kind == "oracle":
         return [_blank_around_tables(oracle.render(data, "github")), ""]

@@ -302,3 +302,22 @@ def test_comparison_json_records_date_and_jdk(tmp_path):
     assert prov["jdks"] == [{"jdk": "25.0.3+9-LTS (Eclipse Adoptium), FlexHeap abc1234",
                              "policies": ["g1-90", "flexheap"]}]
     assert prov["date"].endswith(" UTC") and provenance.jdk_text(prov).endswith("FlexHeap abc1234")
+
+
+PROBE_CMD = "sudo build/iostall/bench/overhead --json probe.json 0.25 41"
+
+
+def test_the_probe_overhead_json_renders_its_table_under_its_command(docs):
+    # The fixture is a real `overhead --json` output: its modes and its printed table.
+    data = json.loads((DATA / "iostall-overhead.json").read_text())
+    assert results_manifest.result_kind(data) == "iostall-overhead"
+    assert set(data["modes"]) == {"off", "empty", "untracked", "tracked"}
+    e, left = results_manifest.add(docs, "overhead", DATA / "iostall-overhead.json", PROBE_CMD)
+    assert left == [] and e.title.startswith("iostall probe overhead, ")
+    md = results_report.render(results_manifest.load(docs))
+    block = block_after(md, f"### {e.title}")
+    assert f"```sh\n{PROBE_CMD}\n```\n\n```text\nping-pong on cpu" in block
+    assert "probe's own cost" in block and results_report.uncommanded_tables(md) == []
+    # A JSON without its modes is not a probe result.
+    del data["modes"]
+    assert results_manifest.result_kind(data) is None

@@ -39,11 +39,14 @@
  * without the stats clock reads.
  * Under load, prefer many short rounds: the minimum CPU per switch is the
  * figure least touched by other tasks on the CPU.
- *   overhead [seconds_per_run=1] [rounds=7] [cpu=last, -1: unpinned]
+ *   overhead [--json FILE] [seconds_per_run=1] [rounds=7] [cpu=last, -1: unpinned]
+ * --json also writes the figures and the printed table to FILE, a result
+ * that `flexheap harness report --add overhead FILE` renders.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +60,10 @@
 
 static int cpu;
 static double secs = 1.0;
+static FILE *json;	/* --json: the figures, as they are printed */
+static char *table;	/* everything printed to stdout, for the JSON */
+static size_t table_len;
+static FILE *out;	/* stdout, and table when --json */
 
 struct pingpong {
 	int ab[2], ba[2];
@@ -214,18 +221,51 @@ static int sysctl_rw(const char *path, int val)
 	return old;
 }
 
+/* Prints to stdout and, with --json, to the table kept for the JSON. */
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	if (out) {
+		va_start(ap, fmt);
+		vfprintf(out, fmt, ap);
+		va_end(ap);
+	}
+}
+
+/* A JSON string: the table text has newlines, never other controls. */
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else if ((unsigned char)*s >= 0x20)
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
 /* Median throughput; median and minimum CPU per switch (load only adds). */
 static void print_mode(const char *name, double *trips, double *cpu, int rounds,
 		       double off_trips, double off_cpu, double off_min)
 {
 	double t = median(trips, rounds), c = median(cpu, rounds), m = cpu[0];
 
+	if (json)
+		fprintf(json, "%s\"%s\": {\"trips_per_s\": %.0f, \"cpu_ns_per_switch\": %.2f, \"min_cpu_ns_per_switch\": %.2f}",
+			off_trips == 0 ? "" : ", ", name, t, c, m);
 	if (off_trips == 0) {
-		printf("  %-10s %9.0f trips/s           %7.1f cpu ns/switch              min %7.1f\n",
+		say("  %-10s %9.0f trips/s           %7.1f cpu ns/switch              min %7.1f\n",
 		       name, t, c, m);
 		return;
 	}
-	printf("  %-10s %9.0f trips/s %+6.2f%%   %7.1f cpu ns/switch %+6.1f ns %+6.2f%%   min %7.1f %+6.1f ns %+6.2f%%\n",
+	say("  %-10s %9.0f trips/s %+6.2f%%   %7.1f cpu ns/switch %+6.1f ns %+6.2f%%   min %7.1f %+6.1f ns %+6.2f%%\n",
 	       name, t, 100 * (t / off_trips - 1), c, c - off_cpu,
 	       100 * (c / off_cpu - 1), m, m - off_min, 100 * (m / off_min - 1));
 }
@@ -255,8 +295,17 @@ int main(int argc, char **argv)
 	struct result r;
 	pthread_t idlers[NIDLE];
 	pid_t idle_tid[NIDLE] = {};
-	int old;
+	int old, nstats = 0;
 
+	if (argc > 2 && !strcmp(argv[1], "--json")) {
+		json = fopen(argv[2], "w");
+		if (!json) {
+			fprintf(stderr, "overhead: cannot write %s: %s\n", argv[2], strerror(errno));
+			return 1;
+		}
+		out = open_memstream(&table, &table_len);
+		argc -= 2, argv += 2;
+	}
 	if (argc > 1)
 		secs = atof(argv[1]);
 	if (argc > 2)
@@ -266,6 +315,9 @@ int main(int argc, char **argv)
 	if (rounds < 1)
 		rounds = 1;
 	cpu = argc > 3 ? atoi(argv[3]) : ncpu - 1;
+	if (json)
+		fprintf(json, "{\"workload\": \"iostall-overhead\", \"seconds_per_run\": %g, \"rounds\": %d, \"cpu\": %d, \"modes\": {",
+			secs, rounds, cpu);
 
 	for (int i = 0; i < NIDLE; i++) {
 		pthread_create(&idlers[i], NULL, idle, &idle_tid[i]);
@@ -297,11 +349,11 @@ int main(int argc, char **argv)
 			c_untr[i], c_tr[i]);
 	}
 	if (cpu >= 0)
-		printf("ping-pong on cpu %d, %d rounds x %.2f s, medians (2 context switches per round trip):\n",
-		       cpu, rounds, secs);
+		say("ping-pong on cpu %d, %d rounds x %.2f s, medians (2 context switches per round trip):\n",
+		    cpu, rounds, secs);
 	else
-		printf("ping-pong unpinned, %d rounds x %.2f s, medians (2 context switches per round trip):\n",
-		       rounds, secs);
+		say("ping-pong unpinned, %d rounds x %.2f s, medians (2 context switches per round trip):\n",
+		    rounds, secs);
 	print_mode("off", t_off, c_off, rounds, 0, 0, 0);
 	{
 		/* median() sorts, so c_off[0] is the minimum afterwards. */
@@ -311,6 +363,8 @@ int main(int argc, char **argv)
 		print_mode("untracked", t_untr, c_untr, rounds, mt, mc, c_off[0]);
 		print_mode("tracked", t_tr, c_tr, rounds, mt, mc, c_off[0]);
 	}
+	if (json)
+		fprintf(json, "}, \"bpf_stats\": {");
 
 	old = sysctl_rw("/proc/sys/kernel/bpf_stats_enabled", 1);
 	if (old >= 0) {
@@ -326,9 +380,13 @@ int main(int argc, char **argv)
 				double p = (double)(pn1 - pn0) / (pc1 - pc0);
 				double f = (double)(fn1 - fn0) / (fc1 - fc0);
 
-				printf("  kernel bpf_stats, ping-pong %-9s: probe %.1f ns, empty program %.1f ns, probe's own cost %.1f ns per context switch (%llu switches)\n",
-				       tracked ? "tracked" : "untracked", p, f, p - f,
-				       pc1 - pc0);
+				say("  kernel bpf_stats, ping-pong %-9s: probe %.1f ns, empty program %.1f ns, probe's own cost %.1f ns per context switch (%llu switches)\n",
+				    tracked ? "tracked" : "untracked", p, f, p - f,
+				    pc1 - pc0);
+				if (json)
+					fprintf(json, "%s\"%s\": {\"probe_ns\": %.2f, \"empty_program_ns\": %.2f, \"probe_own_ns\": %.2f, \"switches\": %llu}",
+						nstats++ ? ", " : "", tracked ? "tracked" : "untracked",
+						p, f, p - f, pc1 - pc0);
 			}
 		}
 		sysctl_rw("/proc/sys/kernel/bpf_stats_enabled", old);
@@ -336,5 +394,16 @@ int main(int argc, char **argv)
 		iostall_close(st);
 	}
 	iostall_floor__destroy(floor);
+	if (json) {
+		fclose(out);
+		fprintf(json, "}, \"table\": ");
+		json_string(json, table);
+		fprintf(json, "}\n");
+		free(table);
+		if (fclose(json)) {
+			fprintf(stderr, "overhead: cannot write the JSON: %s\n", strerror(errno));
+			return 1;
+		}
+	}
 	return 0;
 }
