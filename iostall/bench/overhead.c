@@ -304,6 +304,10 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		out = open_memstream(&table, &table_len);
+		if (!out) {
+			fprintf(stderr, "overhead: cannot keep the table for the JSON: %s\n", strerror(errno));
+			return 1;
+		}
 		argc -= 2, argv += 2;
 	}
 	if (argc > 1)

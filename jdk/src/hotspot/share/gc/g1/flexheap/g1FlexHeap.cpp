@@ -328,6 +328,11 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   if (applied_action != FlexHeapAction::None) {
     _controller.record_applied(applied_action, applied, s);
   }
+  G1CollectorState* const state = _g1h->collector_state();
+  // Who started the cycle whose candidates a later mixed phase holds (ends_mixed_phase()).
+  if (kind == Young && state->in_concurrent_start_gc()) {
+    _own_marking = _g1h->gc_cause() == GCCause::_g1_flexheap_proactive_collection;
+  }
   // The balance rule wants less than what a young GC left used: the next
   // young pause starts a concurrent cycle, whose Remark returns the dead old
   // regions (as G1 does when occupancy crosses IHOP). In a mixed phase G1
@@ -337,10 +342,6 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   // (G1Policy::decide_on_concurrent_start_pause). Not from a concurrent
   // start pause: it is starting that cycle, and G1Policy asserts the request
   // was consumed by its end (as G1Policy::maybe_start_marking() never runs there).
-  G1CollectorState* const state = _g1h->collector_state();
-  if (kind == Young && state->in_concurrent_start_gc()) {
-    _own_marking = _g1h->gc_cause() == GCCause::_g1_flexheap_proactive_collection;
-  }
   if (d.start_marking && kind == Young && !state->in_concurrent_start_gc() &&
       !state->mark_or_rebuild_in_progress() && !state->initiate_conc_mark_if_possible()) {
     state->set_initiate_conc_mark_if_possible(true);
