@@ -853,6 +853,28 @@ TEST(FlexHeapBalanceController, GcHeavyPhaseRentsThePageCacheBeforeEvictingIt) {
   EXPECT_GE(j.committed, 955 * MiB);   // within the dead band (2%)
 }
 
+TEST(FlexHeapBalanceController, GrowthTheEdenFloorForcesIsNotChargedToTheRent) {
+  // The live set filled the heap (4 MiB headroom, taken from the cache: no
+  // free memory) and G1's eden target is 20 regions: 16 MiB of growth are
+  // forced. The same rent as above (28.8 MiB) buys headroom on top of them;
+  // charged for the forced 16 MiB it would buy 12.8 MiB.
+  FlexHeapController c(reserve_config(0.1));
+  SyntheticJvm j = io_then_gc_heavy(c, 20.0, 0);
+  j.used_after = 296 * MiB;
+  j.flexible = 804 * MiB;          // cache unchanged at 800 MiB; the memory limit is full
+  j.eden_regions = 20;             // eden floor at 316 MiB
+  j.a = 0.40 * 2.0 * 4.0 * MiB;    // 40% of the CPUs at this 4 MiB headroom
+  FlexHeapDecision d = j.step(c);
+  EXPECT_STREQ("cacheRent,grow", d.reason);
+  EXPECT_NEAR(28.8 * MiB, d.eviction_allowance, 0.01 * MiB);
+  EXPECT_EQ((300 + 16 + 29) * MiB, j.committed);   // rounded up to a region
+  // The next rent starts from what the 29 MiB chosen above the floor left.
+  j.used_after = j.committed - 4 * MiB;
+  j.flexible -= j.committed - 300 * MiB;
+  d = j.step(c);
+  EXPECT_LT(d.eviction_allowance, 28.8 * MiB + 1.0 * MiB);
+}
+
 TEST(FlexHeapBalanceController, WithoutAPriceGrowthIntoTheCacheIsNotRented) {
   // The I/O phase read less than MinReadBytes per interval: no price, no
   // rent: the GC goal grows the heap at once (double per decision).

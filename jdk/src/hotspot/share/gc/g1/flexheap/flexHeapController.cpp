@@ -100,7 +100,7 @@ FlexHeapController::FlexHeapController(const FlexHeapConfig& cfg) :
   _last_cache(0.0),
   _wall_since_marking(FlexHeapController::MarkingRequestSeconds),
   _eviction(RefaultSaturation),
-  _free_memory(-1.0),
+  _rent_free_growth(-1.0),
   _has_applied(false),
   // Start in WaitGrow with no grow recorded, so growUsed holds: as if the
   // initial heap had been fully used, the way G1 starts small and grows.
@@ -329,15 +329,23 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   }
   // Growth past the memory nobody uses evicts page cache: only as much as the
   // GC cost already lost above the goal would pay to read back
-  // (flexHeapEvictionCredit.hpp). The eden floor below still applies.
-  _free_memory = -1.0;
+  // (flexHeapEvictionCredit.hpp). The eden floor below still applies, and
+  // what it forces is not the rule's choice: a growing live set evicts the
+  // cache whatever the rent says, so that growth is not charged and the rent
+  // buys headroom above it. Charging it would spend the rent on the live set
+  // and hold the heap at the eden floor, a GC every few regions.
+  _rent_free_growth = -1.0;
   d.eviction_allowance = -1.0;
   if (s.memory_limit > 0) {
     const double free = (double)s.memory_limit - (double)s.non_heap - committed - cache;
-    _free_memory = free > 0.0 ? free : 0.0;
+    const double forced = lowest - committed;
+    _rent_free_growth = free > forced ? free : forced;
+    if (_rent_free_growth < 0.0) {
+      _rent_free_growth = 0.0;
+    }
     d.eviction_allowance = _eviction.allowance();
-    if (d.eviction_allowance >= 0.0 && target > committed + _free_memory + d.eviction_allowance) {
-      target = committed + _free_memory + d.eviction_allowance;
+    if (d.eviction_allowance >= 0.0 && target > committed + _rent_free_growth + d.eviction_allowance) {
+      target = committed + _rent_free_growth + d.eviction_allowance;
       rule = RuleCacheRent;
     }
   }
@@ -425,10 +433,11 @@ void FlexHeapController::record_applied(FlexHeapAction action, size_t applied_by
   if (applied_bytes > 0) {
     _has_applied = true;
   }
-  if (action == FlexHeapAction::Grow && _free_memory >= 0.0 && (double)applied_bytes > _free_memory) {
-    // Balance: the part of the step beyond the free memory came out of the page cache.
-    _eviction.spend((double)applied_bytes - _free_memory);
-    _free_memory = 0.0;
+  if (action == FlexHeapAction::Grow && _rent_free_growth >= 0.0 && (double)applied_bytes > _rent_free_growth) {
+    // Balance: the part of the step beyond the free memory and the forced
+    // growth was taken from the page cache by choice.
+    _eviction.spend((double)applied_bytes - _rent_free_growth);
+    _rent_free_growth = 0.0;
   }
   if (_has_last && applied_bytes > 0) {
     // Balance: the next interval runs with the resized headroom.

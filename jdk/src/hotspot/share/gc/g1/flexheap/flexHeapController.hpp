@@ -193,8 +193,10 @@ class FlexHeapController {
   double               _last_cache;          // page cache at the previous pause
   double               _wall_since_marking;  // wall time since the last start_marking
   FlexHeapEvictionCredit _eviction;          // balance: what growth into the page cache may cost
-  double               _free_memory;         // balance: memory neither heap nor cache held at the last
-                                             // decision (bytes; < 0: no memory limit known)
+  double               _rent_free_growth;    // balance: growth the rent does not pay for at the last
+                                             // decision: the memory neither heap nor cache held, or
+                                             // the growth the eden floor forced if more (bytes;
+                                             // < 0: no memory limit known)
   bool                 _has_applied;         // a step was applied; _state says its direction
   FlexHeapState        _state;
   bool                 _has_prev;            // an average at t-1 exists
