@@ -104,7 +104,10 @@
   product(uintx, FlexHeapProactiveGCInterval, 500, MANAGEABLE,              \
           "Milliseconds between FlexHeap's checks for a stall-bound, "      \
           "low-allocation phase that warrants a proactive GC. Zero "        \
-          "disables proactive GC; it can be turned on at run time")         \
+          "disables proactive GC; it can be turned on at run time. Below "  \
+          "500, proactive pauses come closer together than the 0.5 s an "   \
+          "interval must last to mark a phase shift, so the balance "       \
+          "policy detects fewer shifts")                                    \
           range(0, max_jint)                                                \
                                                                             \
   product(uint, FlexHeapProactiveAllocWindow, 5,                            \
