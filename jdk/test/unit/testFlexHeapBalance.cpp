@@ -194,6 +194,7 @@ static FlexHeapConfig balance_config() {
   c.static_step_percent = 0;
   c.cost_as_rate = true;
   c.negligible_percent = 10;
+  c.rent_price_min_io = 1.0;   // FlexHeapRentPriceMinIOPercent's default
   return c;
 }
 
@@ -814,8 +815,9 @@ TEST(FlexHeapBalanceController, ReversingTheLastStepNeedsTenPercent) {
 // refaults (saturated: the price is 0.5 CPU-s per read_mib MiB), then turns
 // GC-heavy (40% of the CPUs at 200 MiB headroom) and reads nothing.
 // -Xms holds the heap at 300 MiB through the I/O phase.
-static SyntheticJvm io_then_gc_heavy(FlexHeapController& c, double read_mib, size_t free_mib) {
-  SyntheticJvm j = jvm(0.02, 0.0, 0.2);
+static SyntheticJvm io_then_gc_heavy(FlexHeapController& c, double read_mib, size_t free_mib,
+                                     double refault_share = 0.2) {
+  SyntheticJvm j = jvm(0.02, 0.0, refault_share);
   j.non_heap = 150 * MiB;
   j.memory_limit = (150 + 100 + 1000 + free_mib) * MiB;
   j.io_fixed = 0.5;
@@ -895,6 +897,60 @@ TEST(FlexHeapBalanceController, FreeMemoryNeedsNoRent) {
   FlexHeapDecision d = j.step(c);
   EXPECT_STREQ("cacheRent,grow", d.reason);
   EXPECT_EQ(before + 229 * MiB, j.committed);
+}
+
+static FlexHeapConfig price_from_every_read() {
+  FlexHeapConfig c = reserve_config(0.1);
+  c.rent_price_min_io = 0.0;   // builds before FlexHeapRentPriceMinIOPercent
+  return c;
+}
+
+TEST(FlexHeapBalanceController, AGcBoundPhaseDoesNotTeachThePrice) {
+  // The GC-heavy phase re-reads 200 MiB per second, 80% refaults, but its
+  // threads stall only 0.02 CPU-s/s for it (0.5% of the CPUs, below the 4% GC
+  // goal): it is not a phase that pays for re-reading. The price stays the
+  // I/O phase's, and the first second's rent buys the same 28.8 MiB as above.
+  FlexHeapController c(reserve_config(0.1));
+  FlexHeapController every(price_from_every_read());
+  SyntheticJvm j = io_then_gc_heavy(c, 20.0, 0);
+  SyntheticJvm k = io_then_gc_heavy(every, 20.0, 0);
+  for (SyntheticJvm* x : {&j, &k}) {
+    x->read_bytes = 200.0 * MiB;
+    x->io_fixed = 0.02;
+    x->refault_share_of_read = 0.8;
+  }
+  FlexHeapDecision d = j.step(c);
+  EXPECT_STREQ("cacheRent,grow", d.reason);
+  EXPECT_NEAR(28.8 * MiB, d.eviction_allowance, 0.01 * MiB);
+  // Taught by it, the price falls and the same rent evicts several times more.
+  FlexHeapDecision e = k.step(every);
+  EXPECT_GT(e.eviction_allowance, 3.0 * d.eviction_allowance);
+}
+
+TEST(FlexHeapBalanceController, WhileTheCacheFillsNoRefaultsDoNotMakeEvictionFree) {
+  // The I/O phase reads with 200 MiB still free (14% of the limit), so none
+  // of its reads can be a refault yet. That is no evidence that evicting is
+  // free: the price counts every read, and the GC-heavy phase takes the free
+  // memory plus what its rent buys. Counting the 0% refaults, the price was 0
+  // and growth into the cache unlimited.
+  FlexHeapController c(reserve_config(0.1));
+  SyntheticJvm j = io_then_gc_heavy(c, 20.0, 200, 0.0);
+  FlexHeapDecision d = j.step(c);
+  EXPECT_STREQ("cacheRent,grow", d.reason);
+  EXPECT_NEAR(28.8 * MiB, d.eviction_allowance, 0.01 * MiB);
+  FlexHeapController every(price_from_every_read());
+  SyntheticJvm k = io_then_gc_heavy(every, 20.0, 200, 0.0);
+  FlexHeapDecision e = k.step(every);
+  EXPECT_LT(e.eviction_allowance, 0.0);
+  EXPECT_GT(k.committed, j.committed);
+}
+
+TEST(FlexHeapBalanceController, RentPriceMinIOIsClamped) {
+  FlexHeapConfig c = reserve_config(0.1);
+  c.rent_price_min_io = -1.0;
+  EXPECT_DOUBLE_EQ(0.0, FlexHeapController(c).config().rent_price_min_io);
+  c.rent_price_min_io = 50.0;
+  EXPECT_DOUBLE_EQ(FlexHeapController::MaxRentPriceMinIO, FlexHeapController(c).config().rent_price_min_io);
 }
 
 TEST(FlexHeapBalanceController, WithoutAMemoryLimitNothingIsRented) {

@@ -97,3 +97,22 @@ TEST(FlexHeapEvictionCredit, NegativeAndNaNInputsCountAsZero) {
   e.spend(NAN);
   EXPECT_DOUBLE_EQ(0.0, e.credit());
 }
+
+TEST(FlexHeapEvictionCredit, IntervalsWithoutRefaultFiguresDoNotDiluteTheShare) {
+  // 10 MiB with 5% refaults (half the price at saturation 10%), then 10 MiB
+  // whose refaults are unknown: the share stays 5%, not 2.5%.
+  FlexHeapEvictionCredit e(0.1);
+  e.add(0.0, 1.0, 10.0 * MiB, 0.5 * MiB);
+  e.add(0.0, 1.0, 10.0 * MiB, -1.0);
+  const double d = FlexHeapEvictionCredit::Decay;
+  EXPECT_DOUBLE_EQ(0.5 * (1.0 * d + 1.0) / (10.0 * MiB * d + 10.0 * MiB), e.price_per_byte());
+}
+
+TEST(FlexHeapEvictionCredit, AnIntervalTheCallerExcludesTeachesNothingButPaysRent) {
+  FlexHeapEvictionCredit e(0.1);
+  e.add(0.0, 1.0, 10.0 * MiB, -1.0);
+  const double price = e.price_per_byte();
+  e.add(0.5, 0.001, -1.0, 8.0 * MiB);    // a GC-bound interval: read < 0 teaches nothing
+  EXPECT_DOUBLE_EQ(price, e.price_per_byte());
+  EXPECT_DOUBLE_EQ(0.5, e.credit());
+}

@@ -65,6 +65,8 @@ const double FlexHeapController::GoalAimFraction = 1.0;
 const double FlexHeapController::GoalFloorFraction = 0.25;
 const double FlexHeapController::DeadBandFraction = 0.02;
 const double FlexHeapController::RefaultSaturation = 0.1;
+const double FlexHeapController::MaxRentPriceMinIO = 10.0;
+const double FlexHeapController::CacheFillingFreeFraction = 0.05;
 const double FlexHeapController::MarkingRequestSeconds = 5.0;
 const double FlexHeapController::ReversalBandFraction = 0.10;
 const double FlexHeapController::MaxCacheReserve = 0.9;
@@ -88,6 +90,8 @@ static FlexHeapConfig flexheap_sanitize(const FlexHeapConfig& cfg) {
   if (c.negligible_percent > 100) c.negligible_percent = 100;
   if (!(c.cache_reserve > 0.0)) c.cache_reserve = 0.0;
   if (c.cache_reserve > FlexHeapController::MaxCacheReserve) c.cache_reserve = FlexHeapController::MaxCacheReserve;
+  if (!(c.rent_price_min_io > 0.0)) c.rent_price_min_io = 0.0;
+  if (c.rent_price_min_io > FlexHeapController::MaxRentPriceMinIO) c.rent_price_min_io = FlexHeapController::MaxRentPriceMinIO;
   return c;
 }
 
@@ -284,7 +288,20 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   if (d.phase_shift) {
     _eviction.reset();
   }
-  _eviction.add(window_gc - goal * mut_cores * wall, d.c_io, read_bytes, refault_bytes);
+  // The price of evicting a byte is what a phase that re-reads pays for it.
+  // An interval whose stalls stay below the GC goal is not such a phase: its
+  // threads are busy elsewhere (a GC-bound phase's refaults cost it 30-80x
+  // less per byte than the I/O-bound phase's after it, measured on M1), and
+  // teaching the price from it lets the rent evict what the next phase needs.
+  // Memory still free at the interval's end means the cache was filling, not
+  // evicting: its refault share (near 0) says nothing about the price.
+  const bool price_from_all = _cfg.rent_price_min_io <= 0.0;
+  const bool teaches = price_from_all || d.c_io >= _cfg.rent_price_min_io * goal * mut_cores * wall;
+  const double free_at_end = (double)s.memory_limit - (double)s.non_heap - committed - cache;
+  const bool filling = !price_from_all && s.memory_limit > 0 &&
+                       free_at_end > CacheFillingFreeFraction * (double)s.memory_limit;
+  _eviction.add(window_gc - goal * mut_cores * wall, d.c_io,
+                teaches ? read_bytes : -1.0, filling ? -1.0 : refault_bytes);
   // Without refault figures every stall counts as one more cache could save (the paper's view):
   // an unknown share is 1, which recoverable() maps to 1.
   d.refault_fraction = FlexHeapBalanceWindow::recoverable(_window.refault_fraction(1.0), RefaultSaturation);

@@ -54,6 +54,10 @@ struct FlexHeapConfig {
   double   balance_window_s;    // balance: wall time the cost window covers (0 = FlexHeapBalanceWindow::DefaultSeconds)
   double   cache_reserve;       // balance: FlexHeapCacheReservePercent / 100, the share of the memory limit
                                 // the heap leaves to the page cache (clamped to 0..0.9)
+  double   rent_price_min_io;   // balance: FlexHeapRentPriceMinIOPercent / 100: an interval teaches the
+                                // page-cache price only if its I/O cost reached this fraction of the GC
+                                // goal; 0: every interval that reads, refaults counted while the cache
+                                // fills (earlier builds). Clamped to 0..10
 };
 
 struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i
@@ -179,6 +183,13 @@ class FlexHeapController {
   static const double ReversalBandFraction;
   // Largest cache_reserve: a heap must be able to take a tenth of the limit.
   static const double MaxCacheReserve;
+  // Largest rent_price_min_io.
+  static const double MaxRentPriceMinIO;
+  // Free memory (neither heap nor page cache) above this fraction of the
+  // memory limit at an interval's end means the cache was still filling:
+  // nothing had been evicted, so the interval's refault share (near 0) says
+  // nothing about the price of evicting.
+  static const double CacheFillingFreeFraction;
 
  private:
   void decide_paper(const FlexHeapSample& s, const FlexHeapCostAverages& cur, FlexHeapDecision& d);

@@ -33,7 +33,7 @@ static double non_negative(double v) {
 }
 
 FlexHeapEvictionCredit::FlexHeapEvictionCredit(double saturation) :
-  _credit(0.0), _io(0.0), _read(0.0), _refault(-1.0), _saturation(saturation) {}
+  _credit(0.0), _io(0.0), _read(0.0), _refault(0.0), _known_read(0.0), _saturation(saturation) {}
 
 void FlexHeapEvictionCredit::add(double gc_excess, double c_io, double read_bytes, double refault_bytes) {
   _credit += non_negative(gc_excess);
@@ -42,8 +42,11 @@ void FlexHeapEvictionCredit::add(double gc_excess, double c_io, double read_byte
   }
   _io = _io * Decay + non_negative(c_io);
   _read = _read * Decay + read_bytes;
+  _refault *= Decay;
+  _known_read *= Decay;
   if (refault_bytes >= 0.0) {
-    _refault = (_refault > 0.0 ? _refault * Decay : 0.0) + refault_bytes;
+    _refault += refault_bytes;
+    _known_read += read_bytes;
   }
 }
 
@@ -59,7 +62,7 @@ double FlexHeapEvictionCredit::price_per_byte() const {
     return 0.0;
   }
   // No refault figures: every read counts (the paper's view).
-  const double recoverable = _refault >= 0.0 ? FlexHeapBalanceWindow::recoverable(_refault / _read, _saturation) : 1.0;
+  const double recoverable = _known_read > 0.0 ? FlexHeapBalanceWindow::recoverable(_refault / _known_read, _saturation) : 1.0;
   return _io / _read * recoverable;
 }
 

@@ -49,7 +49,10 @@
 // were refaults of recently evicted pages (over RefaultSaturation counts as
 // all, as in the balance rule): a workload that never re-reads has a free
 // cache. Until MinReadBytes have been read in one interval the price is
-// unknown and growth is not limited: there is no cache worth keeping.
+// unknown and growth is not limited: there is no cache worth keeping. The
+// caller decides which intervals teach (read < 0: not this one) and whose
+// refault share means something (refault < 0: unknown; while no interval
+// knew it, every read counts).
 class FlexHeapEvictionCredit {
  public:
   // `saturation`: the refault share that counts as all reads recoverable
@@ -79,7 +82,8 @@ class FlexHeapEvictionCredit {
   double _credit;       // CPU s of GC cost above the goal, not yet spent
   double _io;           // decaying sums over the intervals that taught the price
   double _read;
-  double _refault;      // < 0: no interval knew its refaults
+  double _refault;      // over the intervals that knew their refaults
+  double _known_read;   // bytes those intervals read; 0: none knew
   const double _saturation;
 };
 

@@ -94,6 +94,15 @@
           "(the mutators then stall in page faults, code included)")       \
           range(0, 90)                                                      \
                                                                             \
+  product(uint, FlexHeapRentPriceMinIOPercent, 100,                         \
+          "With FlexHeapPolicy=balance, growth into the page cache is "     \
+          "paid for at the price of reading evicted pages back, learned "   \
+          "only from GC intervals whose I/O stall cost reached this "       \
+          "percentage of the GC time goal, and only from their refaults "   \
+          "once the cache is full. 0: from every interval that reads "      \
+          "(builds before this flag)")                                      \
+          range(0, 1000)                                                    \
+                                                                            \
   product(double, FlexHeapMaxRAMPercentage, 90.0,                           \
           "With UseFlexHeap and no explicit maximum heap size, the "        \
           "maximum heap as a percentage of the (container) memory "         \

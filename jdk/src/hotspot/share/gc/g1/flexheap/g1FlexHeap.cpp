@@ -58,6 +58,7 @@ FlexHeapConfig G1FlexHeap::config() {
   cfg.cost_as_rate = FlexHeapCostAsRate;
   cfg.negligible_percent = FlexHeapNegligibleCostPercent;
   cfg.cache_reserve = (double)FlexHeapCacheReservePercent / 100.0;
+  cfg.rent_price_min_io = (double)FlexHeapRentPriceMinIOPercent / 100.0;
   return cfg;
 }
 
