@@ -295,13 +295,14 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   // teaching the price from it lets the rent evict what the next phase needs.
   // Memory still free at the interval's end means the cache was filling, not
   // evicting: its refault share (near 0) says nothing about the price.
+  const double goal_cost = goal * mut_cores * wall;  // CPU s the GC goal allows in the interval
+  // Memory neither the heap nor the page cache holds (with a memory limit only).
+  const double free_memory = (double)s.memory_limit - (double)s.non_heap - committed - cache;
   const bool price_from_all = _cfg.rent_price_min_io <= 0.0;
-  const bool teaches = price_from_all || d.c_io >= _cfg.rent_price_min_io * goal * mut_cores * wall;
-  const double free_at_end = (double)s.memory_limit - (double)s.non_heap - committed - cache;
+  const bool teaches = price_from_all || d.c_io >= _cfg.rent_price_min_io * goal_cost;
   const bool filling = !price_from_all && s.memory_limit > 0 &&
-                       free_at_end > CacheFillingFreeFraction * (double)s.memory_limit;
-  _eviction.add(window_gc - goal * mut_cores * wall, d.c_io,
-                teaches ? read_bytes : -1.0, filling ? -1.0 : refault_bytes);
+                       free_memory > CacheFillingFreeFraction * (double)s.memory_limit;
+  _eviction.add(window_gc - goal_cost, d.c_io, teaches ? read_bytes : -1.0, filling ? -1.0 : refault_bytes);
   // Without refault figures every stall counts as one more cache could save (the paper's view):
   // an unknown share is 1, which recoverable() maps to 1.
   d.refault_fraction = FlexHeapBalanceWindow::recoverable(_window.refault_fraction(1.0), RefaultSaturation);
@@ -354,9 +355,8 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   _rent_free_growth = -1.0;
   d.eviction_allowance = -1.0;
   if (s.memory_limit > 0) {
-    const double free = (double)s.memory_limit - (double)s.non_heap - committed - cache;
     const double forced = lowest - committed;
-    _rent_free_growth = free > forced ? free : forced;
+    _rent_free_growth = free_memory > forced ? free_memory : forced;
     if (_rent_free_growth < 0.0) {
       _rent_free_growth = 0.0;
     }
