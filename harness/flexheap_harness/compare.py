@@ -44,7 +44,7 @@ from . import provenance
 from .integrity import UNBUDGETED
 from .runner import RunConfig, run_once, say
 from .sizes import format_size
-from .stats import NO_DIFFERENCE, aggregate, interleave, metric_info
+from .stats import NO_DIFFERENCE, aggregate, interleave, metric_info, ratio_legend
 
 
 def run_dir_name(rep: int, policy: str) -> str:
@@ -165,9 +165,8 @@ def unbudgeted_banner(agg: dict[str, Any]) -> str | None:
 
 def legend(agg: dict[str, Any]) -> str:
     conf = int(round(100 * agg.get("confidence", 0.95)))
-    return (f"median [min..max] over ok runs; xR = median / median of {agg['baseline']}, with its {conf}% "
-            f"bootstrap confidence interval (CI); '{NO_DIFFERENCE}' = the interval spans 1.0; "
-            "↑ higher is better, ↓ lower is better")
+    return (f"median [min..max] over ok runs; {ratio_legend(agg)}; '{NO_DIFFERENCE}' = the {conf}% "
+            "interval spans 1.0; ↑ higher is better, ↓ lower is better")
 
 
 def render_text(agg: dict[str, Any]) -> str:
@@ -210,7 +209,7 @@ POLICY_ROW_METRICS = (
 
 
 def render_policy_rows(agg: dict[str, Any], fmt: str = "simple") -> str:
-    """One row per policy: total time with [min..max], its ratio to the baseline with the bootstrap
+    """One row per policy: total time with [min..max], its ratio to the baseline with its
     confidence interval and the verdict, and a few cost figures (the demo's closing table)."""
     tag = f" ({UNBUDGETED})" if agg.get("unbudgeted") else ""
     conf = int(round(100 * agg.get("confidence", 0.95)))
@@ -234,7 +233,7 @@ def render_policy_rows(agg: dict[str, Any], fmt: str = "simple") -> str:
         lines.append(banner)
     lines.append(tabulate(rows, headers=header, tablefmt=fmt, disable_numparse=True))
     lines.append(f"total time: median [min..max] of {max(agg['ok_runs'].values(), default=0)} run(s); "
-                 f"x = ratio of medians to {agg['baseline']} with its {conf}% bootstrap CI; "
+                 f"{ratio_legend(agg)}; "
                  f"'{NO_DIFFERENCE}' = the CI spans 1.0; other columns: medians")
     return "\n".join(lines)
 
