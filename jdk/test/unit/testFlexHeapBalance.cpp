@@ -415,6 +415,7 @@ TEST(FlexHeapBalanceController, PaperModeIgnoresTheCeiling) {
     cfg.policy = FlexHeapPolicyKind::Paper;
     FlexHeapController c(cfg);
     SyntheticJvm j = jvm(0.40, 0.0, 0.0);
+    j.io_available = false;  // GC cost alone (with a stall source and no I/O G1 would size as stock)
     j.memory_limit = limited ? 200 * MiB : 0;
     j.non_heap = 150 * MiB;
     for (int i = 0; i < 6; i++) {
@@ -688,6 +689,7 @@ TEST(FlexHeapBalanceController, PaperModeStillUsesFig4Reasons) {
   cfg.negligible_percent = 0;
   FlexHeapController c(cfg);
   SyntheticJvm j = jvm(0.10, 0.0, 0.0);
+  j.io_available = false;  // GC cost alone
   j.step(c);
   j.a *= 2.0;   // GC cost up: costUp,gcBias
   FlexHeapDecision d = j.step(c);

@@ -69,6 +69,15 @@ static FlexHeapSample sample(double gc, double io) {
   return s;
 }
 
+// GC cost alone, as Fig. 4 runs without an I/O signal (gcBias always holds).
+// With a stall source that measures no I/O at t-1 and t, G1 sizes the pause
+// as stock G1 does instead (FlexHeapNoIO below).
+static FlexHeapSample gc_only(double gc) {
+  FlexHeapSample s = sample(gc, 0.0);
+  s.io_available = false;
+  return s;
+}
+
 // decide() and, like the glue, record what was applied (all of it).
 static FlexHeapDecision step(FlexHeapController& c, const FlexHeapSample& s) {
   FlexHeapDecision d = c.decide(s);
@@ -91,10 +100,10 @@ static void enter_wait_shrink(FlexHeapController& c) {
 // Leaves the controller in WaitGrow after one grow of 50 MiB applied at used 90 MiB,
 // with previous averages (gc, io) = (2, 0).
 static void enter_wait_grow(FlexHeapController& c) {
-  step(c, sample(1.0, 0.0));                       // warmup
-  FlexHeapDecision d = c.decide(sample(2.0, 0.0));  // costUp, gcBias
+  step(c, gc_only(1.0));                       // warmup
+  FlexHeapDecision d = c.decide(gc_only(2.0));  // costUp, gcBias
   ASSERT_EQ(FlexHeapAction::Grow, d.action);
-  c.record_applied(FlexHeapAction::Grow, 50 * MiB, sample(2.0, 0.0));
+  c.record_applied(FlexHeapAction::Grow, 50 * MiB, gc_only(2.0));
 }
 
 #define EXPECT_REASON(expected, d) EXPECT_STREQ(expected, (d).reason)
@@ -121,7 +130,7 @@ TEST(FlexHeapController, InitialStateAndWarmup) {
 TEST(FlexHeapFig4, WaitGrow_CostDownGrowSlack_Waits) {
   FlexHeapController c(config());
   enter_wait_grow(c);
-  FlexHeapSample s = sample(2.0, 0.0);  // costDown (equal)
+  FlexHeapSample s = gc_only(2.0);  // costDown (equal)
   s.used = 100 * MiB;                    // < 90 + 50 MiB
   FlexHeapDecision d = c.decide(s);
   EXPECT_REASON("costDown,growSlack", d);
@@ -134,9 +143,9 @@ TEST(FlexHeapFig4, WaitGrow_CostDownGrowSlack_Waits) {
 
 TEST(FlexHeapFig4, WaitGrow_CostDownGrowUsed_Grows) {
   FlexHeapController c(config());
-  step(c, sample(1.0, 0.0));
+  step(c, gc_only(1.0));
   // No grow recorded yet: growUsed holds, as if the initial heap were full.
-  FlexHeapDecision d = step(c, sample(0.5, 0.0));
+  FlexHeapDecision d = step(c, gc_only(0.5));
   EXPECT_REASON("costDown,growUsed", d);
   EXPECT_EQ(FlexHeapAction::Grow, d.action);
   EXPECT_EQ(FlexHeapState::WaitGrow, d.state);
@@ -250,7 +259,7 @@ TEST(FlexHeapPredicates, GrowSlackBoundary) {
   for (int i = 0; i < 3; i++) {
     FlexHeapController c(config());
     enter_wait_grow(c);
-    FlexHeapSample s = sample(2.0, 0.0);
+    FlexHeapSample s = gc_only(2.0);
     s.used = used[i];
     FlexHeapDecision d = c.decide(s);
     EXPECT_EQ(slack[i], d.grow_slack) << "case " << i;
@@ -361,8 +370,8 @@ TEST(FlexHeapController, ShrinkWithoutBudgetIsNoneButKeepsState) {
 
 TEST(FlexHeapController, CostDownGrowAtMax) {
   FlexHeapController c(config());
-  step(c, sample(1.0, 0.0));
-  FlexHeapSample s = sample(1.0, 0.0);
+  step(c, gc_only(1.0));
+  FlexHeapSample s = gc_only(1.0);
   s.committed = s.max_capacity;
   EXPECT_REASON("costDown,growUsed,atMax", c.decide(s));
   EXPECT_EQ(FlexHeapState::WaitGrow, c.state());
@@ -372,12 +381,12 @@ TEST(FlexHeapController, CostDownGrowAtMax) {
 
 TEST(FlexHeapController, RecordAppliedUsesWhatWasApplied) {
   FlexHeapController c(config());
-  step(c, sample(1.0, 0.0));
-  FlexHeapDecision d = c.decide(sample(2.0, 0.0));
+  step(c, gc_only(1.0));
+  FlexHeapDecision d = c.decide(gc_only(2.0));
   ASSERT_EQ(FlexHeapAction::Grow, d.action);
   // the glue could only commit 2 MiB: slack ends at 90 + 2 MiB
-  c.record_applied(FlexHeapAction::Grow, 2 * MiB, sample(2.0, 0.0));
-  FlexHeapSample s = sample(2.0, 0.0);
+  c.record_applied(FlexHeapAction::Grow, 2 * MiB, gc_only(2.0));
+  FlexHeapSample s = gc_only(2.0);
   s.used = 92 * MiB - 1;
   EXPECT_TRUE(c.decide(s).grow_slack);
   s.used = 92 * MiB;
@@ -387,10 +396,10 @@ TEST(FlexHeapController, RecordAppliedUsesWhatWasApplied) {
 TEST(FlexHeapController, FailedGrowRecordsNothing) {
   FlexHeapController c(config());
   enter_wait_grow(c);
-  FlexHeapDecision d = c.decide(sample(3.0, 0.0));  // costUp, gcBias: new grow
+  FlexHeapDecision d = c.decide(gc_only(3.0));  // costUp, gcBias: new grow
   ASSERT_EQ(FlexHeapAction::Grow, d.action);
-  c.record_applied(FlexHeapAction::Grow, 0, sample(3.0, 0.0));  // expand failed
-  FlexHeapSample s = sample(3.0, 0.0);
+  c.record_applied(FlexHeapAction::Grow, 0, gc_only(3.0));  // expand failed
+  FlexHeapSample s = gc_only(3.0);
   s.used = 10 * MiB;  // would be slack under the old 90 + 50 MiB record
   d = c.decide(s);
   EXPECT_FALSE(d.grow_slack);
@@ -432,8 +441,8 @@ TEST(FlexHeapModes, StaticStep) {
   cfg.static_step_percent = 10;
   {
     FlexHeapController c(cfg);
-    step(c, sample(1.0, 0.0));
-    FlexHeapDecision d = c.decide(sample(100.0, 0.0));  // huge change, no effect on the step
+    step(c, gc_only(1.0));
+    FlexHeapDecision d = c.decide(gc_only(100.0));  // huge change, no effect on the step
     EXPECT_EQ(FlexHeapAction::Grow, d.action);
     EXPECT_EQ(90 * MiB, d.bytes);                       // 10% of 900 MiB uncommitted
     EXPECT_DOUBLE_EQ(1.0, d.scale);
@@ -482,7 +491,7 @@ static FlexHeapDecision doubling_intervals(bool as_rate) {
   FlexHeapController c(config(10, as_rate));
   FlexHeapDecision d = FlexHeapDecision();
   for (double k = 1.0; k <= 4.0; k *= 2.0) {
-    FlexHeapSample s = sample(0.0, 0.0);
+    FlexHeapSample s = gc_only(0.0);
     s.t_stw = 0.125 * k;   // C_gc = t_stw * min(4, 1)
     s.t_mut = 0.875 * k;   // wall = k
     d = c.decide(s);
@@ -662,3 +671,52 @@ TEST(FlexHeapNegligible, NoStallSourceKeepsGcAlone) {
   EXPECT_EQ(FlexHeapAction::Grow, d.action);
   EXPECT_STREQ("costUp,gcBias", d.reason);
 }
+
+// No I/O cost with a stall source ----------------------------------------------
+
+TEST(FlexHeapNoIO, NoIoCostLeavesSizingToG1) {
+  // A stall source, no I/O at t-1 nor at t, GC cost doubling: taken as
+  // relIO = 0, Fig. 4 grows at every pause (the ratchet of issue 11, point 2);
+  // instead G1 sizes the pause as stock G1 does, and the FSM keeps its state.
+  FlexHeapController c(config());
+  step(c, sample(1.0, 0.0));
+  for (int i = 0; i < 5; i++) {
+    FlexHeapDecision d = step(c, sample(2.0 + i, 0.0));
+    EXPECT_TRUE(d.stock_sizing);
+    EXPECT_STREQ("noIO,stock", d.reason);
+    EXPECT_EQ(FlexHeapAction::None, d.action);
+    EXPECT_EQ(FlexHeapState::WaitGrow, c.state());
+  }
+}
+
+TEST(FlexHeapNoIO, TheFirstIoCostBringsFig4Back) {
+  FlexHeapController c(config());
+  step(c, sample(1.0, 0.0));
+  EXPECT_TRUE(step(c, sample(1.0, 0.0)).stock_sizing);
+  FlexHeapDecision d = step(c, sample(1.0, 0.5));  // io 0 -> 0.5: ioBias
+  EXPECT_FALSE(d.stock_sizing);
+  EXPECT_EQ(FlexHeapAction::Shrink, d.action);
+  d = step(c, sample(1.0, 0.0));                   // io 0.5 -> 0: Fig. 4 decides (t-1 had I/O)
+  EXPECT_FALSE(d.stock_sizing);
+}
+
+TEST(FlexHeapNoIO, WithoutAStallSourceFig4RunsOnGcAlone) {
+  // No stall source: gcBias always holds, as the paper runs without an I/O
+  // signal (the glue switches the paper policy off then; the controller
+  // itself does not leave the pause to G1).
+  FlexHeapController c(config());
+  step(c, gc_only(1.0));
+  FlexHeapDecision d = step(c, gc_only(2.0));
+  EXPECT_FALSE(d.stock_sizing);
+  EXPECT_EQ(FlexHeapAction::Grow, d.action);
+}
+
+TEST(FlexHeapNoIO, TheBalancePolicyNeverLeavesSizingToG1) {
+  FlexHeapConfig cfg = config();
+  cfg.policy = FlexHeapPolicyKind::Balance;
+  FlexHeapController c(cfg);
+  for (int i = 0; i < 4; i++) {
+    EXPECT_FALSE(step(c, sample(1.0 + i, 0.0)).stock_sizing);
+  }
+}
+

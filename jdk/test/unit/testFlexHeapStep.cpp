@@ -150,3 +150,56 @@ TEST(FlexHeapShrink, ZeroRegionSizeOrBadScale) {
   EXPECT_EQ(0u, flexheap_shrink_bytes(100 * MiB, 10 * MiB, MiB, 50, 10, NAN, 0));
   EXPECT_EQ(0u, flexheap_shrink_bytes(100 * MiB, 10 * MiB, MiB, 50, 10, -1.0, 0));
 }
+
+// The MinHeapFreeRatio floor after a full GC -------------------------------
+
+TEST(FlexHeapFullGcFloor, AShrinkThatStartsAboveTheFloorStopsAtIt) {
+  // 800 MiB committed, the floor 600 MiB: a 500 MiB shrink would leave 300 MiB.
+  // (The defect: the floor overrode only decisions where G1 would expand, so
+  // this shrink went through.)
+  bool grow = false;
+  size_t bytes = 500 * MiB;
+  EXPECT_TRUE(flexheap_bound_by_floor(grow, bytes, 800 * MiB, 600 * MiB, MiB));
+  EXPECT_FALSE(grow);
+  EXPECT_EQ(200 * MiB, bytes);
+}
+
+TEST(FlexHeapFullGcFloor, BelowTheFloorEveryDecisionGrowsToIt) {
+  bool grow = false;
+  size_t bytes = 100 * MiB;  // a shrink
+  EXPECT_TRUE(flexheap_bound_by_floor(grow, bytes, 500 * MiB, 600 * MiB, MiB));
+  EXPECT_TRUE(grow);
+  EXPECT_EQ(100 * MiB, bytes);
+  grow = false;
+  bytes = 0;  // no step
+  EXPECT_TRUE(flexheap_bound_by_floor(grow, bytes, 500 * MiB, 600 * MiB, MiB));
+  EXPECT_TRUE(grow);
+  EXPECT_EQ(100 * MiB, bytes);
+  grow = true;
+  bytes = 30 * MiB;  // a grow that falls short
+  EXPECT_TRUE(flexheap_bound_by_floor(grow, bytes, 500 * MiB, 600 * MiB, MiB));
+  EXPECT_EQ(100 * MiB, bytes);
+}
+
+TEST(FlexHeapFullGcFloor, StepsThatEndAtOrAboveTheFloorAreKept) {
+  bool grow = true;
+  size_t bytes = 300 * MiB;
+  EXPECT_FALSE(flexheap_bound_by_floor(grow, bytes, 500 * MiB, 600 * MiB, MiB));
+  EXPECT_TRUE(grow);
+  EXPECT_EQ(300 * MiB, bytes);
+  grow = false;
+  bytes = 200 * MiB;  // ends exactly at the floor
+  EXPECT_FALSE(flexheap_bound_by_floor(grow, bytes, 800 * MiB, 600 * MiB, MiB));
+  EXPECT_EQ(200 * MiB, bytes);
+  bytes = 0;
+  EXPECT_FALSE(flexheap_bound_by_floor(grow, bytes, 800 * MiB, 600 * MiB, MiB));
+  EXPECT_EQ(0u, bytes);
+}
+
+TEST(FlexHeapFullGcFloor, AtTheFloorAShrinkBecomesNone) {
+  bool grow = false;
+  size_t bytes = 64 * MiB;
+  EXPECT_TRUE(flexheap_bound_by_floor(grow, bytes, 600 * MiB, 600 * MiB, MiB));
+  EXPECT_FALSE(grow);
+  EXPECT_EQ(0u, bytes);
+}

@@ -22,8 +22,11 @@
 
 /*
  * @test
- * @summary After a full GC the heap keeps MinHeapFreeRatio free, as G1 does: FlexHeap grows to that floor
- *          and its own shrink at the same full GC stops there (no new OutOfMemoryError).
+ * @summary After a full GC during an I/O phase the heap keeps MinHeapFreeRatio free, as G1 does (no new
+ *          OutOfMemoryError). The full GCs here are System.gc(), which FlexHeap resizes as stock G1 does;
+ *          that FlexHeap's own shrink at a full GC it sizes stops at the floor is checked by the unit
+ *          tests FlexHeapFullGcFloor.* (flexheap_bound_by_floor(), which the glue calls), since a
+ *          non-explicit full GC with a shrink decision cannot be produced on demand.
  * @library /lib
  * @build FlexHeapPhases FullGCDuringIO
  * @run main/timeout=300 TestFlexHeapFullGCFloor

@@ -167,6 +167,19 @@ void FlexHeapController::decide_paper(const FlexHeapSample& s, const FlexHeapCos
   d.io_slack   = _has_shrink && s.page_cache < _page_cache_before_shrink + _shrink_bytes;
   d.gc_bias    = !s.io_available || d.rel_gc >= d.rel_io;
 
+  // No I/O cost at t-1 nor at t: the relative change of the I/O cost is
+  // 0/0, which the paper leaves undefined. Taken as 0 (our zero-denominator
+  // guard), every GC cost rise is gcBias and a cost fall in WaitGrow grows
+  // again: Fig. 4 only grows, a ratchet toward the max heap that stock G1
+  // never makes. With no I/O to trade GC time against, G1 sizes such a pause
+  // as stock G1 does; the FSM goes on from its state with the first I/O
+  // cost. (Without a stall source the paper policy is off: g1FlexHeap.cpp.)
+  if (s.io_available && !(prev.io > 0.0) && !(cur.io > 0.0)) {
+    d.stock_sizing = true;
+    d.reason = "noIO,stock";
+    return;
+  }
+
   // Fig. 4 transitions: the action wanted and the state it leads to.
   FlexHeapAction want;
   FlexHeapState target;

@@ -107,7 +107,8 @@ struct FlexHeapDecision {
                                 // "memLimit,..." (the ceiling cut the target) or "cacheRent,..."
                                 // (the eviction credit cut a grow into the page cache), suffixed
                                 // like the paper's; paper policy: the guard, e.g. "costUp,gcBias",
-                                // "costDown,growUsed", "costDown,ioSlack", "costUp,gcNegligible"
+                                // "costDown,growUsed", "costDown,ioSlack", "costUp,gcNegligible",
+                                // "noIO,stock" (stock_sizing below)
                                 // (the direction turned by negligible_percent); a step of 0 bytes
                                 // turns the action into None and appends ",atMax" (grow),
                                 // ",atMin" or ",noFree" (shrink)
@@ -130,6 +131,8 @@ struct FlexHeapDecision {
                                                      // < 0: unlimited (no price known, or no memory limit)
   bool phase_shift;                                  // this interval restarted the cost window
                                                      // (FlexHeapBalanceWindow::add())
+  bool stock_sizing;                                 // paper policy, no I/O cost in the whole window: G1 sizes
+                                                     // this pause as stock G1 does (reason "noIO,stock")
   bool start_marking;                                // the target is below used_after + eden target: only a
                                                      // concurrent cycle's Remark can return the old regions
                                                      // a young GC left (the glue requests one)

@@ -95,3 +95,16 @@ size_t flexheap_shrink_bytes(size_t committed, size_t min_capacity, size_t regio
   size_t bytes = flexheap_round_down(flexheap_to_bytes((double)budget * factor, budget), region_size);
   return bytes < room ? bytes : room;
 }
+
+bool flexheap_bound_by_floor(bool& grow, size_t& bytes, size_t committed, size_t floor, size_t region_size) {
+  if (committed < floor && (!grow || bytes == 0 || committed + bytes < floor)) {
+    grow = true;
+    bytes = flexheap_round_up(floor - committed, region_size);
+    return true;
+  }
+  if (!grow && bytes > 0 && committed - bytes < floor) {
+    bytes = committed > floor ? flexheap_round_down(committed - floor, region_size) : 0;
+    return true;
+  }
+  return false;
+}

@@ -55,4 +55,14 @@ size_t flexheap_shrink_bytes(size_t committed, size_t min_capacity, size_t regio
                              size_t free_regions, size_t eden_target_regions,
                              double scale, unsigned static_step_percent);
 
+// A step at a full GC that FlexHeap sizes, bounded below by `floor`: the
+// committed size at which G1 keeps MinHeapFreeRatio free (so the application
+// can run at all: no OutOfMemoryError that stock G1 would not throw). Below
+// the floor the step grows to it, whatever was decided; a shrink stops at it.
+// A floor is a bound on the result, not only on decisions where G1 would
+// expand: a shrink that starts above the floor can end below it.
+// `grow` and `bytes` describe the decided step (bytes 0: none) and carry the
+// bounded one; returns whether the floor changed it.
+bool flexheap_bound_by_floor(bool& grow, size_t& bytes, size_t committed, size_t floor, size_t region_size);
+
 #endif // SHARE_GC_G1_FLEXHEAP_FLEXHEAPSTEP_HPP

@@ -21,6 +21,7 @@
  */
 
 #include "gc/g1/flexheap/flexHeapIOStall.hpp"
+#include "gc/g1/flexheap/flexHeapStep.hpp"
 #include "gc/g1/flexheap/g1FlexHeap.hpp"
 #include "gc/g1/flexheap/g1FlexHeapArguments.hpp"
 #include "gc/g1/flexheap/g1FlexHeapProactiveGCTask.hpp"
@@ -284,22 +285,28 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   // says nothing about the workload's costs: it resizes as stock G1 does,
   // to between Min- and MaxHeapFreeRatio free.
   const bool explicit_full = kind == Full && GCCause::is_explicit_full_gc(_g1h->gc_cause());
-  if (explicit_full) {
-    bool expand = false;
-    const size_t amount = _g1h->_heap_sizing_policy->full_collection_resize_amount(expand, allocation_word_size);
+  // So does a pause the controller leaves to G1 (FlexHeapDecision::stock_sizing):
+  // JDK 25's G1 expands after a young GC and resizes by the free ratios at
+  // Remark and full GCs.
+  const bool stock = explicit_full || d.stock_sizing;
+  if (stock) {
+    bool expand = kind == Young;
+    const size_t amount = kind == Young ? _g1h->_heap_sizing_policy->young_collection_expansion_amount()
+                                        : _g1h->_heap_sizing_policy->full_collection_resize_amount(expand, allocation_word_size);
     action = amount == 0 ? FlexHeapAction::None : (expand ? FlexHeapAction::Grow : FlexHeapAction::Shrink);
     request = expand ? align_up(amount, G1HeapRegion::GrainBytes) : align_down(amount, G1HeapRegion::GrainBytes);
   } else if (kind == Full) {
     floor = full_gc_floor(allocation_word_size);
-    const size_t committed = _g1h->capacity();
-    if (committed < floor && (action != FlexHeapAction::Grow || committed + request < floor)) {
-      action = FlexHeapAction::Grow;
-      request = floor - committed;
-      floor_bound = true;
-    } else if (action == FlexHeapAction::Shrink && committed - request < floor) {
-      request = committed > floor ? align_down(committed - floor, G1HeapRegion::GrainBytes) : 0;
-      floor_bound = true;
+    bool grow = action == FlexHeapAction::Grow;
+    size_t bytes = action == FlexHeapAction::None ? 0 : request;
+    floor_bound = flexheap_bound_by_floor(grow, bytes, _g1h->capacity(), floor, G1HeapRegion::GrainBytes);
+    if (floor_bound) {
+      action = bytes == 0 ? FlexHeapAction::None : (grow ? FlexHeapAction::Grow : FlexHeapAction::Shrink);
+      request = bytes;
     }
+    assert(_g1h->capacity() + (action == FlexHeapAction::Grow ? request : 0) -
+           (action == FlexHeapAction::Shrink ? request : 0) >= MIN2(floor, _g1h->capacity()),
+           "a step at a full GC ends at or above the MinHeapFreeRatio floor");
   }
   const jlong apply_start_ns = os::javaTimeNanos();
   size_t applied = 0;
@@ -308,7 +315,7 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   } else if (action == FlexHeapAction::Shrink && request > 0) {
     applied = apply_shrink(request, kind);
   }
-  if (kind == Full && !explicit_full) {
+  if (kind == Full && !stock) {
     // G1's own computation checks FlexHeap's result (an explicit full GC
     // already applied exactly G1's amount).
     bool expand = false;
