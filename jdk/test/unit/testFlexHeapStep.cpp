@@ -153,53 +153,39 @@ TEST(FlexHeapShrink, ZeroRegionSizeOrBadScale) {
 
 // The MinHeapFreeRatio floor after a full GC -------------------------------
 
+struct FloorCase {
+  bool grow; size_t bytes; size_t committed; size_t floor;  // the decided step and the heap
+  bool bound; bool grow_after; size_t bytes_after;           // what the floor makes of it
+};
+
+static void expect_floor(const FloorCase& c) {
+  bool grow = c.grow;
+  size_t bytes = c.bytes;
+  EXPECT_EQ(c.bound, flexheap_bound_by_floor(grow, bytes, c.committed, c.floor, MiB))
+      << "committed " << c.committed / MiB << "M, floor " << c.floor / MiB << "M";
+  EXPECT_EQ(c.grow_after, grow);
+  EXPECT_EQ(c.bytes_after, bytes);
+}
+
 TEST(FlexHeapFullGcFloor, AShrinkThatStartsAboveTheFloorStopsAtIt) {
   // 800 MiB committed, the floor 600 MiB: a 500 MiB shrink would leave 300 MiB.
   // (The defect: the floor overrode only decisions where G1 would expand, so
   // this shrink went through.)
-  bool grow = false;
-  size_t bytes = 500 * MiB;
-  EXPECT_TRUE(flexheap_bound_by_floor(grow, bytes, 800 * MiB, 600 * MiB, MiB));
-  EXPECT_FALSE(grow);
-  EXPECT_EQ(200 * MiB, bytes);
+  expect_floor({false, 500 * MiB, 800 * MiB, 600 * MiB, true, false, 200 * MiB});
 }
 
 TEST(FlexHeapFullGcFloor, BelowTheFloorEveryDecisionGrowsToIt) {
-  bool grow = false;
-  size_t bytes = 100 * MiB;  // a shrink
-  EXPECT_TRUE(flexheap_bound_by_floor(grow, bytes, 500 * MiB, 600 * MiB, MiB));
-  EXPECT_TRUE(grow);
-  EXPECT_EQ(100 * MiB, bytes);
-  grow = false;
-  bytes = 0;  // no step
-  EXPECT_TRUE(flexheap_bound_by_floor(grow, bytes, 500 * MiB, 600 * MiB, MiB));
-  EXPECT_TRUE(grow);
-  EXPECT_EQ(100 * MiB, bytes);
-  grow = true;
-  bytes = 30 * MiB;  // a grow that falls short
-  EXPECT_TRUE(flexheap_bound_by_floor(grow, bytes, 500 * MiB, 600 * MiB, MiB));
-  EXPECT_EQ(100 * MiB, bytes);
+  expect_floor({false, 100 * MiB, 500 * MiB, 600 * MiB, true, true, 100 * MiB});  // a shrink
+  expect_floor({false, 0, 500 * MiB, 600 * MiB, true, true, 100 * MiB});          // no step
+  expect_floor({true, 30 * MiB, 500 * MiB, 600 * MiB, true, true, 100 * MiB});    // a grow that falls short
 }
 
 TEST(FlexHeapFullGcFloor, StepsThatEndAtOrAboveTheFloorAreKept) {
-  bool grow = true;
-  size_t bytes = 300 * MiB;
-  EXPECT_FALSE(flexheap_bound_by_floor(grow, bytes, 500 * MiB, 600 * MiB, MiB));
-  EXPECT_TRUE(grow);
-  EXPECT_EQ(300 * MiB, bytes);
-  grow = false;
-  bytes = 200 * MiB;  // ends exactly at the floor
-  EXPECT_FALSE(flexheap_bound_by_floor(grow, bytes, 800 * MiB, 600 * MiB, MiB));
-  EXPECT_EQ(200 * MiB, bytes);
-  bytes = 0;
-  EXPECT_FALSE(flexheap_bound_by_floor(grow, bytes, 800 * MiB, 600 * MiB, MiB));
-  EXPECT_EQ(0u, bytes);
+  expect_floor({true, 300 * MiB, 500 * MiB, 600 * MiB, false, true, 300 * MiB});
+  expect_floor({false, 200 * MiB, 800 * MiB, 600 * MiB, false, false, 200 * MiB});  // ends at the floor
+  expect_floor({false, 0, 800 * MiB, 600 * MiB, false, false, 0});
 }
 
 TEST(FlexHeapFullGcFloor, AtTheFloorAShrinkBecomesNone) {
-  bool grow = false;
-  size_t bytes = 64 * MiB;
-  EXPECT_TRUE(flexheap_bound_by_floor(grow, bytes, 600 * MiB, 600 * MiB, MiB));
-  EXPECT_FALSE(grow);
-  EXPECT_EQ(0u, bytes);
+  expect_floor({false, 64 * MiB, 600 * MiB, 600 * MiB, true, false, 0});
 }
