@@ -53,6 +53,12 @@ EPILOG_DEVICES = "\n".join(
 ) + "\n  custom:read=600m,write=300m,riops=40000,wiops=20000"
 
 
+
+def _absolute_path(text: str) -> Path:
+    """--out as an absolute path: each JVM runs in its own directory, so a relative log path
+    (-Xlog:...:file=results/...) would point nowhere and every run would fail."""
+    return Path(text).absolute()
+
 def device_arg(text: str) -> str:
     """argparse type for --device: validated now (exit 2 with the reason), kept as text."""
     parse_profile(text)
@@ -100,7 +106,7 @@ def _add_common(p: argparse.ArgumentParser, workload_default: str | None = "M1")
     j.add_argument("--timeout", type=float, help="kill a run after this many seconds (counts as failed)")
     j.add_argument("--no-drop-caches", action="store_true", help="do not sync + drop caches before each run")
     j.add_argument("--sample-interval", type=float, default=1.0, help="sampling period in s (default 1)")
-    j.add_argument("--out", type=Path, help="output folder (default results/<time>-<command> in the repo)")
+    j.add_argument("--out", type=_absolute_path, help="output folder (default results/<time>-<command> in the repo)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -155,7 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="PATH is a comparison folder (one timeline panel per policy, its median run, "
                                    "plus throughput bars) or one or more run folders.")
     p.add_argument("paths", nargs="+", type=Path, help="comparison folder or run folders")
-    p.add_argument("--out", type=Path, help="output folder (default: the comparison folder / first run folder)")
+    p.add_argument("--out", type=_absolute_path, help="output folder (default: the comparison folder / first run folder)")
     p.add_argument("--overlay", action="store_true", help="also draw all runs on one axis")
 
     rp = sub.add_parser("report", help="docs/results.md from docs/results/manifest.toml (--add, --check)",
