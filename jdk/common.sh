@@ -74,6 +74,15 @@ SRC
   "${PRIVATE_APT_TOOL:-apt-get}" "${opts[@]}" "$@"
 }
 
+# Download ORIG of source package PKG from the Debian mirror's pool into DIR.
+fetch_from_pool() {  # fetch_from_pool PKG ORIG DIR
+  local pkg=$1 orig=$2 dir=$3 mirror prefix=${1:0:1}
+  mirror=$(debian_mirror) || return 1
+  case "$pkg" in lib?*) prefix=${pkg:0:4} ;; esac
+  log "$orig is not in the suite's index any more; trying the mirror's pool"
+  /usr/lib/apt/apt-helper download-file "$mirror/pool/main/$prefix/$pkg/$orig" "$dir/$orig"
+}
+
 # An OpenJDK source tree from a Debian source package's .orig.tar.xz, checked
 # against a pinned sha256 and unpacked into DEST (stamped; a no-op once done).
 # Only the .orig is used: --download-only unpacks and patches nothing, and
@@ -89,7 +98,11 @@ fetch_openjdk_source() {  # fetch_openjdk_source PACKAGE DEB_VERSION SUITE ORIG_
     log "downloading $pkg $version source ($suite) through a private apt configuration"
     tmp=$(mktemp -d "$dl/get.XXXXXX")
     (cd "$tmp" && private_apt deb-src "$suite" source --download-only -qq "$pkg=$version" >"$tmp/log" 2>&1) || true
-    [ -f "$tmp/$orig" ] || { cat "$tmp/log" >&2; die "could not download $orig"; }
+    # A suite's index lists only its newest upload; the .orig of an older one
+    # stays in the mirror's pool until the archive prunes it. apt's own
+    # downloader fetches it from there (same mirror, same checksum below).
+    [ -f "$tmp/$orig" ] || fetch_from_pool "$pkg" "$orig" "$tmp" >>"$tmp/log" 2>&1 || true
+    [ -f "$tmp/$orig" ] || { cat "$tmp/log" >&2; die "could not download $orig ($pkg $version is no longer in $suite's index nor in the mirror's pool; set FLEXHEAP_JDK_SRC to an unpacked source tree)"; }
     mv "$tmp/$orig" "$tarball"; rm -rf "$tmp"
   fi
   # Explicit exits: errexit is off when a caller tests this function.
