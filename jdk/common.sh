@@ -102,7 +102,7 @@ fetch_openjdk_source() {  # fetch_openjdk_source PACKAGE DEB_VERSION SUITE ORIG_
     # stays in the mirror's pool until the archive prunes it. apt's own
     # downloader fetches it from there (same mirror, same checksum below).
     [ -f "$tmp/$orig" ] || fetch_from_pool "$pkg" "$orig" "$tmp" >>"$tmp/log" 2>&1 || true
-    [ -f "$tmp/$orig" ] || { cat "$tmp/log" >&2; die "could not download $orig ($pkg $version is no longer in $suite's index nor in the mirror's pool; set FLEXHEAP_JDK_SRC to an unpacked source tree)"; }
+    [ -f "$tmp/$orig" ] || { cat "$tmp/log" >&2; rm -rf "$tmp"; die "could not download $orig ($pkg $version is no longer in $suite's index nor in the mirror's pool; set FLEXHEAP_JDK_SRC to an unpacked source tree)"; }
     mv "$tmp/$orig" "$tarball"; rm -rf "$tmp"
   fi
   # Explicit exits: errexit is off when a caller tests this function.

@@ -67,6 +67,26 @@ source_match_installs() {
     [ -f "$tmp/fetch-cache/src/fake/.flexheap-verified" ]
 }
 check "source fetch: a matching tarball is unpacked and stamped" source_match_installs
+# A suite whose index no longer lists the pinned upload (apt finds nothing):
+# the .orig comes from the mirror's pool, and is checked all the same.
+pool_source() {  # pool_source SHA256_FILE -> exit status of fetch_openjdk_source
+  local cache="$tmp/pool-cache" mirror="$tmp/mirror"
+  rm -rf "$cache" "$mirror"; mkdir -p "$cache" "$mirror/pool/main/f/fake"
+  cp "$tmp/fake.orig.tar.xz" "$mirror/pool/main/f/fake/"
+  ( FLEXHEAP_CACHE="$cache"; . "$FLEXHEAP_ROOT/jdk/common.sh"
+    private_apt() { return 100; }
+    eval "debian_mirror() { echo 'file://$mirror'; }"  # expanded now: bash scopes names dynamically
+    if fetch_openjdk_source fake 1 none fake.orig.tar.xz "$1" "$cache/src/fake" src/marker 2>/dev/null; then :; fi )
+}
+pool_fallback_installs() {
+  pool_source "$tmp/fake-good.sha256" >/dev/null && [ -f "$tmp/pool-cache/src/fake/.flexheap-verified" ]
+}
+check "source fetch: an upload gone from the suite's index comes from the mirror's pool" pool_fallback_installs
+pool_fallback_verifies() {
+  pool_source "$tmp/fake-bad.sha256" >/dev/null
+  [ $? -eq 3 ] && [ ! -e "$tmp/pool-cache/src/fake" ]
+}
+check "source fetch: the pool's tarball is checksum-verified too" pool_fallback_verifies
 check "pinned orig tarball checksum is recorded" grep -qE '^[0-9a-f]{64}  openjdk-25_25.0.3\+9.orig.tar.xz$' "$JDK_ORIG_SHA256_FILE"
 
 # Fake JDK homes: the exact version is chosen, another 25.0.x is not.
@@ -136,5 +156,16 @@ no_stray_dep_files() {
   ! git -C "$FLEXHEAP_ROOT" ls-files --others --cached --exclude-standard | grep -E '\.d$'
 }
 check "no stray compiler dependency (.d) files in the work tree" no_stray_dep_files
+# Every tracked source, script, build file and patch carries a licence header
+# (GPL-2.0 with the Classpath exception, or SPDX for the libbpf-tools-style C);
+# test data files are exempt.
+files_without_licence() {
+  git -C "$FLEXHEAP_ROOT" ls-files | grep -E '\.(c|h|cpp|hpp|java|py|sh|patch|map|xml|bpf\.c)$|(^|/)(flexheap|run|Makefile)$' |
+    while read -r f; do
+      head -40 "$FLEXHEAP_ROOT/$f" | grep -qE 'GNU General Public License|SPDX-License-Identifier' || echo "$f"
+    done
+}
+no_missing_licence() { local missing; missing=$(files_without_licence); [ -z "$missing" ] || { echo "$missing" >&2; false; }; }
+check "every tracked source file has a licence header" no_missing_licence
 echo "pipeline: $passed passed, $failed failed"
 [ $failed -eq 0 ]
