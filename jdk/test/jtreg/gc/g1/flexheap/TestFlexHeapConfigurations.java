@@ -58,6 +58,9 @@ public class TestFlexHeapConfigurations {
         if (count(fixed, "FlexHeap is off: the minimum heap equals the maximum heap") != 1) {
             throw new RuntimeException("-Xms = -Xmx not said exactly once");
         }
+        // ... and said without any -Xlog: an operator who asked for FlexHeap sees that it is off.
+        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-Xms256m", "-Xmx256m", "-version"))
+            .shouldHaveExit(0).shouldContain("[warning][gc,flexheap] FlexHeap is off: the minimum heap equals");
 
         // One CPU: ergonomics would pick Serial; UseFlexHeap asks for G1.
         String one = FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:ActiveProcessorCount=1",

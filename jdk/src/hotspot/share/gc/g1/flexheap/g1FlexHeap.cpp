@@ -80,8 +80,10 @@ G1FlexHeap* G1FlexHeap::create(G1CollectedHeap* g1h) {
   }
   assert(UseG1GC, "checked by G1FlexHeapArguments");
   if (MinHeapSize == MaxHeapSize) {
-    log_info(gc, flexheap)("FlexHeap is off: the minimum heap equals the maximum heap (%zuM, -Xms = -Xmx), "
-                           "so there is nothing to resize", MaxHeapSize / M);
+    // A warning: services such as OpenSearch set -Xms = -Xmx by default, and
+    // an operator who asked for FlexHeap must see that it is off.
+    log_warning(gc, flexheap)("FlexHeap is off: the minimum heap equals the maximum heap (%zuM, -Xms = -Xmx), "
+                              "so there is nothing to resize", MaxHeapSize / M);
     FLAG_SET_ERGO(UseFlexHeap, false);
     return nullptr;
   }
@@ -305,8 +307,8 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
       request = bytes;
     }
     assert(_g1h->capacity() + (action == FlexHeapAction::Grow ? request : 0) -
-           (action == FlexHeapAction::Shrink ? request : 0) >= MIN2(floor, _g1h->capacity()),
-           "a step at a full GC ends at or above the MinHeapFreeRatio floor");
+           (action == FlexHeapAction::Shrink ? request : 0) >= floor,
+           "a step at a full GC ends at or above the MinHeapFreeRatio floor (%zu)", floor);
   }
   const jlong apply_start_ns = os::javaTimeNanos();
   size_t applied = 0;
@@ -331,6 +333,12 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
       floor_bound = true;
     }
   }
+  // A shrink removes at most what it was asked to; only a failed expansion
+  // can leave the heap below the floor.
+  assert(kind != Full || stock || _g1h->capacity() >= floor ||
+         (action == FlexHeapAction::Grow && applied < request),
+         "committed %zu below the full-GC floor %zu after FlexHeap's step",
+         _g1h->capacity(), floor);
   const jlong apply_end_ns = os::javaTimeNanos();
   const FlexHeapAction applied_action = applied > 0 ? action : FlexHeapAction::None;
   if (applied_action != FlexHeapAction::None) {
