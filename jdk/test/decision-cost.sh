@@ -29,7 +29,13 @@ jdk="${FLEXHEAP_JDK:-$JDK_OUT}"
 [ -x "$jdk/bin/java" ] || die "no FlexHeap JDK at $jdk (run jdk/build.sh)"
 secs="${1:-8}"; shift || true
 counts=("$@"); [ ${#counts[@]} -gt 0 ] || counts=(10 2000)
-work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+work=$(mktemp -d)
+# The delayacct backend needs kernel delay accounting (off by default): on for
+# the run when we may, restored after; the backend_used column says what ran.
+delayacct_was=$(sysctl -n kernel.task_delayacct 2>/dev/null || echo "")
+restore() { [ -z "$delayacct_was" ] || sysctl -qw kernel.task_delayacct="$delayacct_was" 2>/dev/null || true; rm -rf "$work"; }
+trap restore EXIT
+[ "$delayacct_was" = 0 ] && { sysctl -qw kernel.task_delayacct=1 2>/dev/null || echo "note: could not turn on kernel.task_delayacct; delayacct will fall back" >&2; }
 src="$FLEXHEAP_ROOT/jdk/test/jtreg/gc/g1/flexheap"
 "$jdk/bin/javac" -d "$work" "$src/DecisionCostLoad.java" "$src/FlexHeapPhases.java"
 printf '%-10s %7s %10s %9s %9s %9s %9s\n' backend threads decisions median_us p99_us max_us backend_used
