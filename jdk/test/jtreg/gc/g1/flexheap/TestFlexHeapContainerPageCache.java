@@ -66,6 +66,8 @@ public class TestFlexHeapContainerPageCache {
         } catch (Exception e) {
             throw new jtreg.SkippedException("cannot create a memory cgroup: " + e);
         }
+        // Set false when the JVM has exited, or on any failure (the sampler must not outlive the test).
+        final java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
         try {
             long limit = 768L << 20;
             Files.writeString(cg.resolve(key.equals("file") ? "memory.max" : "memory.limit_in_bytes"), "" + limit);
@@ -83,13 +85,15 @@ public class TestFlexHeapContainerPageCache {
                 // a new file, written inside the cgroup: its page cache is charged to it
                 + " FlexHeapPhases 2 3 2 " + Paths.get("container-io.dat").toAbsolutePath() + " buffered 192'";
             Files.deleteIfExists(Paths.get("container-io.dat"));
-            Process p = new ProcessBuilder("sh", "-c", cmd).redirectErrorStream(true).start();
             // The cgroup's own figure while the JVM runs (others may drop caches at any time, so compare
-            // with what the cgroup said around the same time, not after the run).
+            // with what the cgroup said around the same time, not after the run). The sampler starts
+            // before the JVM: a slow test VM (fastdebug, heap verification) once took its first sample
+            // after the child had written its file, and the child's first decisions, made while the
+            // cache was still empty, looked wrong.
             List<Long> samples = Collections.synchronizedList(new ArrayList<>());
             final String statKey = key;
             Thread sampler = new Thread(() -> {
-                while (p.isAlive()) {
+                while (running.get()) {
                     try {
                         for (String line : Files.readAllLines(cg.resolve("memory.stat"))) {
                             if (line.startsWith(statKey + " ")) samples.add(Long.parseLong(line.substring(statKey.length() + 1).trim()));
@@ -101,8 +105,11 @@ public class TestFlexHeapContainerPageCache {
                 }
             });
             sampler.start();
+            while (samples.isEmpty() && sampler.isAlive()) Thread.sleep(10);
+            Process p = new ProcessBuilder("sh", "-c", cmd).redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes());
             int exit = p.waitFor();
+            running.set(false);
             sampler.join();
             System.out.println(out);
             if (exit != 0) throw new RuntimeException("child exit " + exit);
@@ -127,7 +134,12 @@ public class TestFlexHeapContainerPageCache {
                                                + hi + "] during the run: " + d);
                 }
             }
+            // ... and FlexHeap saw the cgroup's cache once it held the file (not an empty or other cgroup).
+            if (max + slack < hi) {
+                throw new RuntimeException("S_io never came near the cgroup's page cache: at most " + max + " against " + hi);
+            }
         } finally {
+            running.set(false);
             for (int i = 0; i < 50; i++) {
                 try { Files.delete(cg); break; } catch (Exception e) { Thread.sleep(100); }
             }
