@@ -76,7 +76,7 @@ SRC
 
 # Download ORIG of source package PKG from the Debian mirror's pool into DIR.
 fetch_from_pool() {  # fetch_from_pool PKG ORIG DIR
-  local pkg=$1 orig=$2 dir=$3 mirror prefix=${1:0:1}
+  local pkg=$1 orig=$2 dir=$3 mirror prefix=${1:0:1}  # Debian pool layout: o/openjdk-25, libb/libbpf
   mirror=$(debian_mirror) || return 1
   case "$pkg" in lib?*) prefix=${pkg:0:4} ;; esac
   log "$orig is not in the suite's index any more; trying the mirror's pool"

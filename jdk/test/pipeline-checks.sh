@@ -51,10 +51,18 @@ mkdir -p "$tmp/fake/jdk/src" && echo x > "$tmp/fake/jdk/src/marker"
 tar -cJf "$tmp/fake.orig.tar.xz" -C "$tmp/fake" jdk
 (cd "$tmp" && sha256sum fake.orig.tar.xz > fake-good.sha256)
 echo "0000000000000000000000000000000000000000000000000000000000000000  fake.orig.tar.xz" > "$tmp/fake-bad.sha256"
-fake_source() {  # fake_source SHA256_FILE -> exit status of fetch_openjdk_source
-  local cache="$tmp/fetch-cache"
-  rm -rf "$cache"; mkdir -p "$cache/downloads"; cp "$tmp/fake.orig.tar.xz" "$cache/downloads/"
+# With "pool": apt finds nothing (the suite's index no longer lists the pinned
+# upload) and the tarball is only in a file:// mirror's pool.
+fake_source() {  # fake_source SHA256_FILE [pool] -> exit status of fetch_openjdk_source
+  local cache="$tmp/fetch-cache" mirror="$tmp/mirror" from_pool=${2:-}
+  rm -rf "$cache" "$mirror"; mkdir -p "$cache/downloads" "$mirror/pool/main/f/fake"
+  if [ -n "$from_pool" ]; then cp "$tmp/fake.orig.tar.xz" "$mirror/pool/main/f/fake/"
+  else cp "$tmp/fake.orig.tar.xz" "$cache/downloads/"; fi
   ( FLEXHEAP_CACHE="$cache"; . "$FLEXHEAP_ROOT/jdk/common.sh"
+    if [ -n "$from_pool" ]; then
+      private_apt() { return 100; }
+      eval "debian_mirror() { echo 'file://$mirror'; }"  # expanded now: bash scopes names dynamically
+    fi
     if fetch_openjdk_source fake 1 none fake.orig.tar.xz "$1" "$cache/src/fake" src/marker 2>/dev/null; then :; fi )
 }
 source_mismatch_is_error() {
@@ -67,24 +75,15 @@ source_match_installs() {
     [ -f "$tmp/fetch-cache/src/fake/.flexheap-verified" ]
 }
 check "source fetch: a matching tarball is unpacked and stamped" source_match_installs
-# A suite whose index no longer lists the pinned upload (apt finds nothing):
-# the .orig comes from the mirror's pool, and is checked all the same.
-pool_source() {  # pool_source SHA256_FILE -> exit status of fetch_openjdk_source
-  local cache="$tmp/pool-cache" mirror="$tmp/mirror"
-  rm -rf "$cache" "$mirror"; mkdir -p "$cache" "$mirror/pool/main/f/fake"
-  cp "$tmp/fake.orig.tar.xz" "$mirror/pool/main/f/fake/"
-  ( FLEXHEAP_CACHE="$cache"; . "$FLEXHEAP_ROOT/jdk/common.sh"
-    private_apt() { return 100; }
-    eval "debian_mirror() { echo 'file://$mirror'; }"  # expanded now: bash scopes names dynamically
-    if fetch_openjdk_source fake 1 none fake.orig.tar.xz "$1" "$cache/src/fake" src/marker 2>/dev/null; then :; fi )
-}
+# The .orig of an upload gone from the suite's index comes from the mirror's
+# pool, and is checked all the same.
 pool_fallback_installs() {
-  pool_source "$tmp/fake-good.sha256" >/dev/null && [ -f "$tmp/pool-cache/src/fake/.flexheap-verified" ]
+  fake_source "$tmp/fake-good.sha256" pool >/dev/null && [ -f "$tmp/fetch-cache/src/fake/.flexheap-verified" ]
 }
 check "source fetch: an upload gone from the suite's index comes from the mirror's pool" pool_fallback_installs
 pool_fallback_verifies() {
-  pool_source "$tmp/fake-bad.sha256" >/dev/null
-  [ $? -eq 3 ] && [ ! -e "$tmp/pool-cache/src/fake" ]
+  fake_source "$tmp/fake-bad.sha256" pool >/dev/null
+  [ $? -eq 3 ] && [ ! -e "$tmp/fetch-cache/src/fake" ]
 }
 check "source fetch: the pool's tarball is checksum-verified too" pool_fallback_verifies
 check "pinned orig tarball checksum is recorded" grep -qE '^[0-9a-f]{64}  openjdk-25_25.0.3\+9.orig.tar.xz$' "$JDK_ORIG_SHA256_FILE"
@@ -160,7 +159,7 @@ check "no stray compiler dependency (.d) files in the work tree" no_stray_dep_fi
 # (GPL-2.0 with the Classpath exception, or SPDX for the libbpf-tools-style C);
 # test data files are exempt.
 files_without_licence() {
-  git -C "$FLEXHEAP_ROOT" ls-files | grep -E '\.(c|h|cpp|hpp|java|py|sh|patch|map|xml|bpf\.c)$|(^|/)(flexheap|run|Makefile)$' |
+  git -C "$FLEXHEAP_ROOT" ls-files | grep -E '\.(c|h|cpp|hpp|java|py|sh|patch|map|xml)$|(^|/)(flexheap|run|Makefile)$' |
     while read -r f; do
       head -40 "$FLEXHEAP_ROOT/$f" | grep -qE 'GNU General Public License|SPDX-License-Identifier' || echo "$f"
     done
