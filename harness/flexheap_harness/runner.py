@@ -54,6 +54,7 @@ from .jdk import Jdk
 from .policies import Policy, jvm_flags, max_heap_bytes
 from .sampling import Sampler
 from .sizes import format_size
+from .thrash import ThrashLimit, thrashing
 
 WORKLOAD_JSON = "{workload_json}"  # placeholder in program args
 PHASE_RE = re.compile(r"FLEXHEAP-PHASE (\S+) (start|end) (\d+)(?: (\d+) (\S+))?")
@@ -83,6 +84,8 @@ class RunConfig:
     # Record jdk.FlexHeapDecision with JFR (FlexHeap JDK only); decisions.csv then comes
     # from `jfr print --json` instead of the GC log.
     jfr: bool = False
+    # Kill a run that thrashes in its cgroup instead of waiting for the timeout (thrash.py).
+    thrash: ThrashLimit | None = ThrashLimit()
 
 
 def bench_program(jar: Path, index: Path, workload: str, scale: float | None = None,
@@ -261,6 +264,7 @@ def run_once(cfg: RunConfig, log: Callable[[str], None] = say, support: CgroupSu
         "argv": argv,
         "data_dir": str(cfg.data_dir),
         "timeout_s": cfg.timeout_s,
+        "thrash_limit": asdict(cfg.thrash) if cfg.thrash else None,
         "sample_interval_s": cfg.sample_interval_s,
     }
 
@@ -286,7 +290,7 @@ def run_once(cfg: RunConfig, log: Callable[[str], None] = say, support: CgroupSu
     proc: subprocess.Popen[bytes] | None = None
     sampler: Sampler | None = None
     t0 = time.time()
-    timed_out = False
+    stopped: str | None = None
     try:
         proc = subprocess.Popen(
             argv,
@@ -313,7 +317,7 @@ def run_once(cfg: RunConfig, log: Callable[[str], None] = say, support: CgroupSu
         sampler = Sampler(rd / "samples.csv", cgroup, device,
                           (lambda: [pid] + (cgroup.pids() if cgroup else [])), t0, cfg.sample_interval_s)
         sampler.start()
-        timed_out = _wait(proc, cfg, rd / "stderr.log", sampler, log, t0)
+        stopped = _wait(proc, cfg, rd / "stderr.log", sampler, log, t0)
     finally:
         if sampler:
             sampler.stop()
@@ -335,8 +339,8 @@ def run_once(cfg: RunConfig, log: Callable[[str], None] = say, support: CgroupSu
     summary["returncode"] = proc.returncode
     summary["warnings"] = warnings
     error = None
-    if timed_out:
-        error = f"timed out after {cfg.timeout_s:.0f}s"
+    if stopped:
+        error = stopped
     elif proc.returncode != 0:
         error = f"JVM exited with {proc.returncode}" + (" (killed: OOM in the cgroup?)" if proc.returncode == -9 else "")
     elif summary.get("workload_ok") is False:
@@ -357,8 +361,9 @@ def run_once(cfg: RunConfig, log: Callable[[str], None] = say, support: CgroupSu
 
 
 def _wait(proc: subprocess.Popen[bytes], cfg: RunConfig, stderr_path: Path, sampler: Sampler,
-          log: Callable[[str], None], t0: float) -> bool:
-    """Waits for the JVM, echoing phase markers and a status line every 15 s. True on timeout."""
+          log: Callable[[str], None], t0: float) -> str | None:
+    """Waits for the JVM, echoing phase markers and a status line every 15 s. Why the JVM was
+    killed (timeout, thrashing), or None when it exited by itself."""
     seen = 0
     last_status = time.monotonic()
     while True:
@@ -381,10 +386,14 @@ def _wait(proc: subprocess.Popen[bytes], cfg: RunConfig, stderr_path: Path, samp
         except OSError:
             pass
         if done:
-            return False
+            return None
         if cfg.timeout_s and time.time() - t0 > cfg.timeout_s:
             proc.kill()
-            return True
+            return f"timed out after {cfg.timeout_s:.0f}s"
+        reason = thrashing(sampler.rows, cfg.thrash)
+        if reason:
+            proc.kill()
+            return reason
         if time.monotonic() - last_status >= 15 and sampler.rows:
             r = sampler.rows[-1]
             log(f"    [{r['t']:6.1f}s] heap {format_size(r['heap_committed'])} committed / "

@@ -110,12 +110,17 @@ class Context:
     log: Callable[[str], None]
     t0: float
     deadline: float | None = None  # epoch
+    # Why the run must stop now (e.g. memory thrashing, thrash.py), polled with the deadline.
+    watchdog: Callable[[], str | None] | None = None
     procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
     files: list[Any] = field(default_factory=list)
 
     def check_deadline(self) -> None:
         if self.deadline and time.time() > self.deadline:
             raise TimeoutError("run timed out")
+        reason = self.watchdog() if self.watchdog else None
+        if reason:
+            raise RuntimeError(reason)
 
 
 class Service:

@@ -41,6 +41,7 @@ from ..integrity import NotEnforced, enforcement_problems, refusal_message
 from ..policies import jvm_flags, max_heap_bytes
 from ..sampling import Sampler
 from ..sizes import format_size
+from ..thrash import thrashing
 from .base import Context, Service, descendants
 
 
@@ -97,7 +98,8 @@ def run_service_once(cfg: "runner.RunConfig", service: Service, log: Callable[[s
         "budget_human": format_size(cfg.budget), "index_bytes": cfg.index_bytes, "workload": service.name,
         "device_profile": asdict(cfg.device), "block_device": device, "jdk": str(cfg.jdk.home),
         "jdk_has_flexheap": cfg.jdk.is_flexheap_build, "jvm_flags": flags, "data_dir": str(data_dir),
-        "timeout_s": cfg.timeout_s, "sample_interval_s": cfg.sample_interval_s,
+        "timeout_s": cfg.timeout_s, "thrash_limit": asdict(cfg.thrash) if cfg.thrash else None,
+        "sample_interval_s": cfg.sample_interval_s,
     }
     if cfg.drop_caches:
         w = runner.clean_caches()
@@ -123,6 +125,7 @@ def run_service_once(cfg: "runner.RunConfig", service: Service, log: Callable[[s
         return [main] if main else []
 
     sampler = Sampler(rd / "samples.csv", cgroup, device, pids, t0, cfg.sample_interval_s)
+    ctx.watchdog = lambda: thrashing(sampler.rows, cfg.thrash)
     result: dict[str, Any] | None = None
     error: str | None = None
     try:
