@@ -213,6 +213,7 @@ struct SyntheticJvm {
   size_t max_capacity;
   size_t min_capacity;
   size_t eden_regions;
+  size_t min_eden_regions;  // G1's smallest young generation
   bool   allocation;    // young pauses triggered by allocation
   bool   started;       // false until the first pause: the heap was empty before it
   size_t memory_limit;  // 0: unknown
@@ -242,6 +243,7 @@ struct SyntheticJvm {
     s.used_after = used_after;
     s.free_regions = (committed - used_after) / MiB;
     s.eden_target_regions = eden_regions;
+    s.min_eden_regions = min_eden_regions;
     s.page_cache = cache();
     s.cache_signals = true;
     s.read_bytes = read_bytes;
@@ -281,6 +283,7 @@ static SyntheticJvm jvm(double gc_share_at_start, double io_share_at_start, doub
   j.max_capacity = 1100 * MiB;
   j.min_capacity = 8 * MiB;
   j.eden_regions = 8;
+  j.min_eden_regions = 4;
   j.allocation = true;
   j.started = false;
   j.memory_limit = 0;
@@ -364,15 +367,39 @@ TEST(FlexHeapBalanceController, AboveTheCeilingShrinksAllTheWay) {
 }
 
 TEST(FlexHeapBalanceController, CeilingBelowTheUsedFloorAsksForMarking) {
-  // The ceiling is below what a young GC left used plus eden: the heap goes
-  // down to that floor now and a concurrent cycle is requested for the rest.
+  // The ceiling is below what a young GC left used plus eden: the ceiling
+  // wins over G1's eden target (more young GCs, not a thrashing cgroup). The
+  // heap gives back every free region but G1's smallest young generation now,
+  // and a concurrent cycle is requested for the rest.
   FlexHeapController c(reserve_config(0.1));
   SyntheticJvm j = limited_jvm(0.10, 900, 500, 450);   // ceiling 450 MiB, floor 508 MiB
   FlexHeapDecision d = j.step(c);
   EXPECT_STREQ("memLimit,shrink", d.reason);
-  EXPECT_EQ(392 * MiB, d.bytes);
-  EXPECT_EQ(508 * MiB, d.target);
+  EXPECT_EQ(450 * MiB, d.target);
+  EXPECT_EQ((400 - 4) * MiB, d.bytes);   // 400 free regions, 4 kept for the smallest young generation
   EXPECT_TRUE(d.start_marking);
+}
+
+TEST(FlexHeapBalanceController, HeapAboveTheCeilingShrinksAgainstTheEdenFloorAndAfterGrowth) {
+  // What a Spark driver showed (1.5 GiB limit): G1 expanded the heap past the
+  // ceiling behind FlexHeap's back, and the eden floor (used + G1's eden
+  // target) held it there while the cgroup thrashed. The last step was a
+  // grow, so an opposite step needs the reversal band, which the way back
+  // under the ceiling must not.
+  FlexHeapController c(reserve_config(0.1));
+  SyntheticJvm j = limited_jvm(0.40, 460, 300, 400);   // ceiling 500 MiB
+  j.eden_regions = 100;
+  ASSERT_EQ(FlexHeapAction::Grow, j.step(c).action);   // GC-heavy: up to the ceiling
+  ASSERT_EQ(500 * MiB, j.committed);
+  j.committed = 530 * MiB;                             // G1 expanded on its own
+  j.used_after = 440 * MiB;                            // floor 540 MiB, above the ceiling
+  FlexHeapDecision d = j.step(c);
+  EXPECT_STREQ("memLimit,shrink", d.reason);
+  EXPECT_EQ(500 * MiB, d.target);
+  // All 30 MiB, although a reversal needs more than the band and G1's eden
+  // target (100 regions) is more than the 90 free ones.
+  EXPECT_EQ(30 * MiB, d.bytes);
+  EXPECT_EQ(500 * MiB, j.committed);
 }
 
 // Used after the GC plus G1's eden target (450 + 100 MiB) is above the

@@ -394,11 +394,13 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   }
   if (target < lowest) target = lowest;
   if (target > (double)s.max_capacity) target = (double)s.max_capacity;
-  // The eden floor may not take the heap past the ceiling either, whichever
-  // rule set the target: a heap held there collects more often, one past it
-  // evicts or gets OOM-killed.
-  if (d.ceiling > 0 && target > committed && target > (double)d.ceiling) {
-    target = committed > (double)d.ceiling ? committed : (double)d.ceiling;
+  // The ceiling bounds every target, the eden floor's too, and a heap above
+  // it (G1 expanded at a pause's allocation retry, or the JVM's native memory
+  // grew) shrinks back: a heap held at the ceiling collects more often, one
+  // past it makes the cgroup reclaim the JVM's own code until it thrashes, or
+  // gets it OOM-killed.
+  if (d.ceiling > 0 && target > (double)d.ceiling) {
+    target = (double)d.ceiling;
     rule = RuleMemLimit;
   }
   d.target = (size_t)target;
@@ -407,7 +409,9 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   // Reversing the last applied step needs a larger change: the target moves
   // with used_after while a phase builds its live set, and small opposite
   // steps at every pause would make the heap oscillate.
-  const bool reverses = _has_applied && ((delta > 0.0) != (_state == FlexHeapState::WaitGrow));
+  // Getting back under the ceiling is not an oscillation: no reversal band.
+  const bool over_ceiling = d.ceiling > 0 && committed > (double)d.ceiling && delta < 0.0;
+  const bool reverses = _has_applied && !over_ceiling && ((delta > 0.0) != (_state == FlexHeapState::WaitGrow));
   const double band = reverses && ReversalBandFraction * committed > dead_band ? ReversalBandFraction * committed
                                                                                 : dead_band;
   int outcome;
@@ -436,8 +440,15 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
     // memory-limit shrink goes all the way, since the page cache is waiting
     // for the memory.
     double want = rule == RuleGCGoal ? -delta * 0.5 : -delta;
+    // Over the ceiling the shrink may take G1's eden target down to the
+    // smallest young generation G1 allows: more young GCs, not a thrashing cgroup.
+    size_t eden_reserve = s.eden_target_regions;
+    if (over_ceiling) {
+      const size_t least = s.min_eden_regions > 0 ? s.min_eden_regions : 1;
+      eden_reserve = least < eden_reserve ? least : eden_reserve;
+    }
     size_t budget = flexheap_shrink_bytes(s.committed, s.min_capacity, s.region_size,
-                                          s.free_regions, s.eden_target_regions, 1.0, 0);
+                                          s.free_regions, eden_reserve, 1.0, 0);
     size_t bytes = flexheap_round_down((size_t)want, s.region_size);
     if (bytes > budget) {
       bytes = budget;

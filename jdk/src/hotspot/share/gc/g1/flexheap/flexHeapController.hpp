@@ -76,6 +76,7 @@ struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i
   size_t   used;                // heap used at the START of the pause (peak occupancy of the interval)
   size_t   free_regions;        // after the GC
   size_t   eden_target_regions; // G1 young_list_target_length after the GC
+  size_t   min_eden_regions;    // G1's smallest young generation (G1NewSizePercent of the heap)
   size_t   page_cache;          // S_io bytes (cgroup memory.stat file/cache, or /proc/meminfo Cached)
   size_t   used_after;          // heap used after the GC (live data plus what this GC could not reclaim)
   bool     cache_signals;       // refault_bytes/read_bytes are valid (memory cgroup or /proc/vmstat readable)

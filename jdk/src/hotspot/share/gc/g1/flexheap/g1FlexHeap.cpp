@@ -39,6 +39,7 @@
 #include "jfr/jfrEvents.hpp"
 #include "jvm_io.h"
 #include "logging/log.hpp"
+#include "runtime/atomic.hpp"
 #include "runtime/globals_extension.hpp"
 #include "runtime/javaThread.hpp"
 #include "runtime/os.hpp"
@@ -72,7 +73,8 @@ G1FlexHeap::G1FlexHeap(G1CollectedHeap* g1h, const FlexHeapConfig& cfg, FlexHeap
   _last_pause_end_ns(os::javaTimeNanos()),
   _last_stall_ns(iostall->total_stall_ns()),
   _used_at_pause_start(0),
-  _own_marking(false) {}
+  _own_marking(false),
+  _expansion_ceiling(0) {}
 
 G1FlexHeap* G1FlexHeap::create(G1CollectedHeap* g1h) {
   if (!UseFlexHeap) {
@@ -153,6 +155,23 @@ void G1FlexHeap::record_pause_start() {
 // one mixed pause per proactive interval. Once our own proactive pause has
 // started that marking, its candidates are current, and their mixed pauses
 // evacuate the regions it found partly live.
+bool G1FlexHeap::may_expand_for_humongous(uint regions) const {
+  assert_heap_locked_or_at_safepoint(true /* should_be_vm_thread */);
+  // In a pause the GC has freed what it could; refusing there would throw an
+  // OutOfMemoryError that stock G1 would not.
+  if (SafepointSynchronize::is_at_safepoint()) {
+    return true;
+  }
+  const size_t ceiling = Atomic::load(&_expansion_ceiling);
+  const size_t after = _g1h->capacity() + (size_t)regions * G1HeapRegion::GrainBytes;
+  if (ceiling == 0 || after <= ceiling) {
+    return true;
+  }
+  log_debug(gc, flexheap)("Humongous allocation of %u regions collects first: expanding to %zuM "
+                          "would pass the memory ceiling %zuM", regions, after / M, ceiling / M);
+  return false;
+}
+
 bool G1FlexHeap::ends_mixed_phase() const {
   assert_at_safepoint_on_vm_thread();
   return !_own_marking && !_g1h->concurrent_mark()->cm_thread()->in_progress();
@@ -259,6 +278,8 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   s.used_after = _g1h->used();
   s.free_regions = _g1h->num_free_regions();
   s.eden_target_regions = _g1h->policy()->young_list_target_length();
+  // G1YoungGenSizer's default minimum (G1Policy does not expose its sizer).
+  s.min_eden_regions = MAX2(_g1h->num_committed_regions() * G1NewSizePercent / 100, (uint)1);
   s.page_cache = r.page_cache;
   s.cache_signals = r.cache_signals;
   s.refault_bytes = (double)r.refault_bytes;
@@ -273,6 +294,7 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
 
   FlexHeapDecision d = _controller.decide(s);
   const jlong decided_ns = os::javaTimeNanos();
+  Atomic::store(&_expansion_ceiling, d.ceiling);
   assert(d.action == FlexHeapAction::None || d.bytes > 0, "an action has a size");
   assert(is_aligned(d.bytes, G1HeapRegion::GrainBytes), "decision %zu not region aligned", d.bytes);
 

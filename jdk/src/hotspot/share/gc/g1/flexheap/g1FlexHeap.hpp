@@ -51,6 +51,7 @@ class G1FlexHeap : public CHeapObj<mtGC> {
   uint64_t _last_stall_ns;
   size_t _used_at_pause_start;
   bool _own_marking;            // the last concurrent cycle began at our proactive pause
+  volatile size_t _expansion_ceiling; // the last decision's memory ceiling (0: none)
 
   G1FlexHeap(G1CollectedHeap* g1h, const FlexHeapConfig& cfg, FlexHeapIOStall* iostall);
 
@@ -78,6 +79,12 @@ class G1FlexHeap : public CHeapObj<mtGC> {
   // The unified decision point (paper 4.1): end of every young, mixed, full
   // and remark pause. Replaces G1HeapSizingPolicy's expansion and shrinking.
   void resize_at_pause_end(PauseKind kind, size_t allocation_word_size);
+
+  // Whether a mutator's humongous allocation may expand the heap by `regions`
+  // (G1CollectedHeap::humongous_obj_allocate): not past the memory ceiling
+  // outside a pause, where G1 would otherwise grow the heap behind FlexHeap's
+  // back until the cgroup thrashes. A pause may always expand.
+  bool may_expand_for_humongous(uint regions) const;
 
   // Whether a proactive pause with a mixed phase pending ends that phase and
   // starts a concurrent cycle instead (G1Policy::decide_on_concurrent_start_pause).
