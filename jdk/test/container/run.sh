@@ -134,7 +134,8 @@ for mode in plain ns; do
                  for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
                  n++; last = v["ceiling"] + 0
                  if (v["action"] == "Grow" && v["reason"] !~ /stock|fullGcFloor/ && v["committed"] + 0 > last + 2097152) over++
-                 if (last > 0 && v["committed"] + 0 > last + 2097152 && v["reason"] !~ /stock|fullGcFloor|noFree|atMin/) stay++
+                 # the controller dead band (2% of the heap) may leave it that far above
+                 if (last > 0 && v["committed"] * 0.98 > last + 2097152 && v["reason"] !~ /stock|fullGcFloor|noFree|atMin/) stay++
                  if (v["committed"] + 0 > peak) peak = v["committed"] + 0
                  if (v["reason"] ~ /^memLimit/) lim++ }
                END { printf "%d %d %d %d %d %d", n, over + 0, lim + 0, peak, last, stay + 0 }' "$T_OUT")
@@ -145,7 +146,7 @@ for mode in plain ns; do
          && [ "${last:-0}" -gt 0 ] && [ "$last" -le "$most" ]; then
       t_pass "ceiling-v1-$mode" "$n decisions, $lim by memLimit, no grow above the ceiling, none left above it, peak committed $((peak >> 20))M, last ceiling $((last >> 20))M (limit $((climit >> 20))M, $native_mb MB of direct buffers)"
     else
-      t_fail "ceiling-v1-$mode" "$n decisions, ${over:-?} grows above the ceiling, ${stay:-?} left above it with free regions, ${lim:-?} by memLimit, peak $(( ${peak:-0} >> 20 ))M, last ceiling ${last:-?} (want <= $most: 90% of $climit less the buffers)"
+      t_fail "ceiling-v1-$mode" "$n decisions, ${over:-?} grows above the ceiling, ${stay:-?} left above it (beyond the 2% dead band) with free regions, ${lim:-?} by memLimit, peak $(( ${peak:-0} >> 20 ))M, last ceiling ${last:-?} (want <= $most: 90% of $climit less the buffers)"
     fi
   fi
 
