@@ -29,6 +29,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 from collections import Counter
 from pathlib import Path
 
@@ -37,7 +38,7 @@ import pytest
 from flexheap_harness.services import base, parse_workload
 from flexheap_harness.services.cli import phase_table
 from flexheap_harness.services.corpus import CorpusSpec, Generator, vocabulary, write_ndjson
-from flexheap_harness.services.opensearch import jvm_options_file, parse_test_run
+from flexheap_harness.services.opensearch import jvm_options_file, parse_test_run, reachable_java_home
 from flexheap_harness.services.spark import split_heap_flags
 
 HERE = Path(__file__).parent
@@ -187,3 +188,32 @@ def test_tpcds_generator_from_the_wheel_works_offline(tmp_path):
     with pytest.raises(ValueError, match="cannot parse"):
         parse_workload("spark:tpcds,queries=q03+q16")
     assert parse_workload("spark:tpcds,queries=q03+q07").params["queries"] == "q03,q07"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to create the service user")
+def test_a_jdk_the_service_user_cannot_reach_is_linked_into_the_node():
+    # The JDK 26 baseline lives in root's private cache: OpenSearch, started as the service
+    # user, exited with "could not find java in OPENSEARCH_JAVA_HOME" (every g1-26 run).
+    user = base.ensure_user()
+    # Not pytest's tmp_path: /tmp/pytest-of-root is private itself.
+    tmp_path = Path(tempfile.mkdtemp(prefix="flexheap-test-", dir="/var/tmp"))
+    try:
+        _check_reachable_java_home(tmp_path, user)
+    finally:
+        shutil.rmtree(tmp_path)
+
+
+def _check_reachable_java_home(tmp_path: Path, user) -> None:
+    private = tmp_path / "private"
+    (private / "jdk" / "bin").mkdir(parents=True)
+    (private / "jdk" / "bin" / "java").write_text("#!/bin/sh\n")
+    os.chmod(private, 0o700)
+    public = tmp_path / "node"
+    public.mkdir()
+    os.chmod(tmp_path, 0o755)
+    home = reachable_java_home(private / "jdk", public, user)
+    assert home == public / "jdk"
+    assert (home / "bin" / "java").read_text() == "#!/bin/sh\n"
+    assert os.stat(home / "bin" / "java").st_ino == os.stat(private / "jdk" / "bin" / "java").st_ino  # linked
+    os.chmod(private, 0o755)
+    assert reachable_java_home(private / "jdk", public, user) == private / "jdk"  # reachable: used as it is

@@ -68,6 +68,17 @@ def workload_dir() -> Path:
     return repo_root() / "services" / "opensearch" / "workload"
 
 
+def reachable_java_home(home: Path, node: Path, user: pwd.struct_passwd) -> Path:
+    """`home`, or its hard-linked copy in `node` when `user` cannot reach it (the JDK 26
+    baseline lives in root's private cache; OpenSearch would exit "could not find java")."""
+    if user_can_traverse(home / "bin", user):
+        return home
+    linked = node / "jdk"
+    if subprocess.run(["cp", "-al", str(home), str(linked)], capture_output=True).returncode != 0:
+        shutil.copytree(home, linked, symlinks=True)
+    return linked
+
+
 def user_can_traverse(path: Path, user: pwd.struct_passwd) -> bool:
     """Whether `user` can reach path (x permission on it and every ancestor)."""
     for p in [path.resolve(), *path.resolve().parents]:
@@ -208,6 +219,7 @@ class OpenSearch(Service):
         # the cache is under a private home directory.
         if subprocess.run(["cp", "-al", str(self.dist), str(home)], capture_output=True).returncode != 0:
             shutil.copytree(self.dist, home, symlinks=True)
+        java_home = reachable_java_home(ctx.jdk.home, node, user)
         conf = node / "config"
         shutil.copytree(self.dist / "config", conf)
         for d in ("data", "logs", "tmp"):
@@ -238,7 +250,7 @@ class OpenSearch(Service):
         env = {
             "PATH": "/usr/local/bin:/usr/bin:/bin",
             "HOME": str(node),
-            "OPENSEARCH_JAVA_HOME": str(ctx.jdk.home),
+            "OPENSEARCH_JAVA_HOME": str(java_home),
             "OPENSEARCH_PATH_CONF": str(conf),
             "OPENSEARCH_TMPDIR": str(node / "tmp"),
             "LANG": "C.UTF-8",
