@@ -29,10 +29,13 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
+import time
 from collections import Counter
 from pathlib import Path
 
+import psutil
 import pytest
 
 from flexheap_harness.services import base, parse_workload
@@ -217,3 +220,32 @@ def _check_reachable_java_home(tmp_path: Path, user) -> None:
     assert os.stat(home / "bin" / "java").st_ino == os.stat(private / "jdk" / "bin" / "java").st_ino  # linked
     os.chmod(private, 0o755)
     assert reachable_java_home(private / "jdk", public, user) == private / "jdk"  # reachable: used as it is
+
+
+def test_a_client_worker_that_left_its_process_group_is_still_killed(tmp_path: Path):
+    # opensearch-benchmark's workers leave the client's process group; after a Ctrl-C they
+    # outlived the run. The runner notes the whole tree before stopping and kills what is left.
+    marker = tmp_path / "worker.pid"
+    script = ("import os, time\n"
+              "if os.fork() == 0:\n"
+              "    os.setsid()\n"
+              f"    open({str(marker)!r}, 'w').write(str(os.getpid()))\n"
+              "    time.sleep(300)\n"
+              "time.sleep(300)\n")
+    client = subprocess.Popen([sys.executable, "-c", script], start_new_session=True)
+    try:
+        for _ in range(100):
+            if marker.exists() and marker.read_text():
+                break
+            time.sleep(0.05)
+        worker = int(marker.read_text())
+        assert os.getpgid(worker) != os.getpgid(client.pid)  # out of the client's group
+        tree = base.process_tree(client.pid)
+        assert {client.pid, worker} <= {p.pid for p in tree}
+        base.terminate(client, 1)  # what a service's stop() does: the group only
+        assert psutil.pid_exists(worker)
+        base.kill_processes(tree)
+        psutil.wait_procs([p for p in tree if p.pid == worker], timeout=5)
+        assert not psutil.pid_exists(worker) or psutil.Process(worker).status() == psutil.STATUS_ZOMBIE
+    finally:
+        client.kill()

@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+import psutil
+
 from ..cgroups import RunCgroup
 from ..jdk import Jdk, repo_root
 
@@ -240,24 +242,27 @@ def find_pid(candidates: list[int], needle: str) -> int | None:
     return None
 
 
+def process_tree(pid: int) -> list[psutil.Process]:
+    """pid and its descendants as they are now. psutil's handles are safe to signal later:
+    kill() checks the process's start time, so a reused pid is never hit."""
+    try:
+        root = psutil.Process(pid)
+        return [root, *root.children(recursive=True)]
+    except psutil.NoSuchProcess:
+        return []
+
+
 def descendants(pid: int) -> list[int]:
     """pid and its descendants (for runs without a cgroup)."""
-    children: dict[int, list[int]] = {}
-    for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
+    return [p.pid for p in process_tree(pid)]
+
+
+def kill_processes(procs: list[psutil.Process]) -> None:
+    for p in procs:
         try:
-            with open(f"/proc/{d}/stat") as f:
-                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        children.setdefault(ppid, []).append(int(d))
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        out.append(p)
-        todo += children.get(p, [])
-    return out
+            p.kill()
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            pass
 
 
 def initial_heap(budget: int | None, max_heap: int) -> int:

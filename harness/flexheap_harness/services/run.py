@@ -27,8 +27,6 @@ summary.json; plus the service's own logs), so compare/sweep/plot treat it like 
 from __future__ import annotations
 
 import json
-import os
-import signal
 import time
 import traceback
 from dataclasses import asdict
@@ -42,7 +40,7 @@ from ..policies import jvm_flags, max_heap_bytes
 from ..sampling import Sampler
 from ..sizes import format_size
 from ..thrash import thrashing
-from .base import Context, Service, descendants
+from .base import Context, Service, kill_processes, process_tree
 
 
 def run_service_once(cfg: "runner.RunConfig", service: Service, log: Callable[[str], None] = runner.say,
@@ -138,19 +136,17 @@ def run_service_once(cfg: "runner.RunConfig", service: Service, log: Callable[[s
         error = f"{type(e).__name__}: {e}"
         (rd / "harness-error.log").write_text(traceback.format_exc())
     finally:
+        # What we started, with every descendant as it is now: a client's workers may leave
+        # its process group (opensearch-benchmark's did, and outlived a Ctrl-C), and a client
+        # runs outside the run cgroup, so the cgroup's teardown does not reach it.
+        started = [proc for p in ctx.procs for proc in process_tree(p.pid)]
         try:
             service.stop(ctx)
         finally:
             sampler.stop()
+            kill_processes(started)
             if cgroup:
                 runner.leave_run_cgroup(cgroup, summary, warnings)
-            else:
-                for p in ctx.procs:
-                    for pid in descendants(p.pid):
-                        try:
-                            os.kill(pid, signal.SIGKILL)
-                        except OSError:
-                            pass
             for f in ctx.files:
                 f.close()
     wall = time.time() - t0
