@@ -43,7 +43,7 @@ from .runner import RunConfig, bench_program, print_summary, run_once
 from .services.cli import is_service_workload, prepare_service
 from .sizes import (SizeError, check_budget_syntax, check_fraction_list, check_size_list, directory_size,
                     format_size, is_fraction, parse_budget)
-from .thrash import DEFAULT as THRASH_DEFAULT, parse_thrash_limit
+from .thrash import DEFAULT as THRASH_DEFAULT, ThrashLimit, parse_thrash_limit
 
 EPILOG_POLICIES = "\n".join(f"  {name:9} {p.description}" for name, p in BUILTIN.items()) + \
     "\n  static:S  stock G1 with a fixed max heap S (e.g. static:768m)"
@@ -105,7 +105,7 @@ def _add_common(p: argparse.ArgumentParser, workload_default: str | None = "M1")
                    help="record jdk.FlexHeapDecision with JFR (FlexHeap JDK) and read decisions with `jfr print "
                         "--json` instead of parsing the GC log (JFR costs some startup time and memory)")
     j.add_argument("--timeout", type=float, help="kill a run after this many seconds (counts as failed)")
-    j.add_argument("--thrash-limit", type=parse_thrash_limit, default=parse_thrash_limit(THRASH_DEFAULT),
+    j.add_argument("--thrash-limit", type=parse_thrash_limit, default=ThrashLimit(),
                    metavar="PCT:SECONDS",
                    help="kill a run (counts as failed) whose own cgroup had every task stalled on memory "
                         f"(PSI 'full') PCT%% of the last SECONDS, as systemd-oomd would; 'off' to wait for "
@@ -289,7 +289,7 @@ def make_config_factory(args: argparse.Namespace, program: list[str] | None, pol
             policy=pol, budget=budget, device=device, jdk=jdk_for_policy(pol, jdk), program=list(program),
             data_dir=Path(data_dir), run_dir=run_dir, extra_jvm_flags=extra,
             drop_caches=not args.no_drop_caches, timeout_s=args.timeout,
-            thrash=getattr(args, "thrash_limit", parse_thrash_limit(THRASH_DEFAULT)),
+            thrash=getattr(args, "thrash_limit", ThrashLimit()),  # demo has no --thrash-limit
             sample_interval_s=args.sample_interval, index_bytes=index_bytes,
             cgroup_parent=args.cgroup_parent, label=f"{policy}" + (f" rep {rep}" if rep else ""),
             service=service, unbudgeted=unbudgeted, jfr=getattr(args, "jfr", False),

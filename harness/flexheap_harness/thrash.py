@@ -32,8 +32,6 @@ import argparse
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-DEFAULT = "60:30"
-
 
 @dataclass(frozen=True)
 class ThrashLimit:
@@ -45,6 +43,12 @@ class ThrashLimit:
 
     def __post_init__(self) -> None:
         assert 0 < self.full_pct <= 100 and self.seconds > 0
+
+    def __str__(self) -> str:
+        return f"{self.full_pct:g}:{self.seconds:g}"  # what parse_thrash_limit reads
+
+
+DEFAULT = str(ThrashLimit())
 
 
 def parse_thrash_limit(text: str) -> ThrashLimit | None:

@@ -31,7 +31,7 @@ import pytest
 
 from flexheap_harness import runner
 from flexheap_harness.services.base import Context
-from flexheap_harness.thrash import ThrashLimit, parse_thrash_limit, thrashing
+from flexheap_harness.thrash import DEFAULT, ThrashLimit, parse_thrash_limit, thrashing
 
 
 def rows(pcts: list[float], scope: str = "cgroup", dt: float = 1.0) -> list[dict]:
@@ -73,6 +73,7 @@ def test_machine_wide_pressure_never_kills_a_run():
 
 def test_parse_thrash_limit():
     assert parse_thrash_limit("60:30") == ThrashLimit(60.0, 30.0)
+    assert parse_thrash_limit(DEFAULT) == ThrashLimit()  # the help text's default is the one used
     assert parse_thrash_limit("off") is None
     for bad in ("60", "0:30", "101:30", "60:0", "x:y", "60:30:1"):
         with pytest.raises(argparse.ArgumentTypeError, match="PCT:SECONDS"):

@@ -74,9 +74,15 @@ def reachable_java_home(home: Path, node: Path, user: pwd.struct_passwd) -> Path
     if user_can_traverse(home / "bin", user):
         return home
     linked = node / "jdk"
-    if subprocess.run(["cp", "-al", str(home), str(linked)], capture_output=True).returncode != 0:
-        shutil.copytree(home, linked, symlinks=True)
+    link_tree(home, linked)
     return linked
+
+
+def link_tree(src: Path, dst: Path) -> None:
+    """dst as a tree of hard links to src's files (no copy, and readable wherever dst is);
+    a real copy when they cannot be linked (another file system)."""
+    if subprocess.run(["cp", "-al", str(src), str(dst)], capture_output=True).returncode != 0:
+        shutil.copytree(src, dst, symlinks=True)
 
 
 def user_can_traverse(path: Path, user: pwd.struct_passwd) -> bool:
@@ -217,8 +223,7 @@ class OpenSearch(Service):
         home = node / "opensearch"
         # Hard links: no copy of 130 MB per run, and readable by the service user even when
         # the cache is under a private home directory.
-        if subprocess.run(["cp", "-al", str(self.dist), str(home)], capture_output=True).returncode != 0:
-            shutil.copytree(self.dist, home, symlinks=True)
+        link_tree(self.dist, home)
         java_home = reachable_java_home(ctx.jdk.home, node, user)
         conf = node / "config"
         shutil.copytree(self.dist / "config", conf)

@@ -150,11 +150,6 @@ void G1FlexHeap::record_pause_start() {
   _used_at_pause_start = _g1h->used();
 }
 
-// A mixed phase's candidates come from a marking of an earlier phase: the
-// regions that died since then are returned by a new marking's Remark, not
-// one mixed pause per proactive interval. Once our own proactive pause has
-// started that marking, its candidates are current, and their mixed pauses
-// evacuate the regions it found partly live.
 bool G1FlexHeap::may_expand_for_humongous(uint regions) const {
   assert_heap_locked_or_at_safepoint(true /* should_be_vm_thread */);
   // In a pause the GC has freed what it could; refusing there would throw an
@@ -172,6 +167,11 @@ bool G1FlexHeap::may_expand_for_humongous(uint regions) const {
   return false;
 }
 
+// A mixed phase's candidates come from a marking of an earlier phase: the
+// regions that died since then are returned by a new marking's Remark, not
+// one mixed pause per proactive interval. Once our own proactive pause has
+// started that marking, its candidates are current, and their mixed pauses
+// evacuate the regions it found partly live.
 bool G1FlexHeap::ends_mixed_phase() const {
   assert_at_safepoint_on_vm_thread();
   return !_own_marking && !_g1h->concurrent_mark()->cm_thread()->in_progress();
