@@ -145,6 +145,12 @@ def test_opensearch_smoke_on_flexheap(tmp_path, jdk):
     assert len(decisions) >= 3, "no FlexHeap decision lines in the node's GC log"
     assert s["flexheap_decisions"] >= 3
     assert s["samples"] > 10 and s["peak_heap_committed"] and s["peak_page_cache"]
+    # The node runs unprivileged, without eBPF: the run turned on delay accounting, so the
+    # JVM still sees its I/O stalls, and put the setting back.
+    assert "No I/O stall source" not in gc, [line for line in gc.splitlines() if "stall source" in line]
+    assert "I/O stall source: delayacct" in gc, gc[:3000]
+    config = json.loads((out / "config.json").read_text())
+    assert config["task_delayacct"].startswith("on")
     # Stopped and cleaned up.
     assert not run_leftovers(out)
     assert not (out / "node" / "data").exists()

@@ -43,6 +43,7 @@ from flexheap_harness.services.cli import phase_table
 from flexheap_harness.services.corpus import CorpusSpec, Generator, vocabulary, write_ndjson
 from flexheap_harness.services.opensearch import jvm_options_file, parse_test_run, reachable_java_home
 from flexheap_harness.services.spark import split_heap_flags
+from flexheap_harness.services.stall_source import delay_accounting
 
 HERE = Path(__file__).parent
 REPO = HERE.parents[1]
@@ -249,3 +250,55 @@ def test_a_client_worker_that_left_its_process_group_is_still_killed(tmp_path: P
         assert not psutil.pid_exists(worker) or psutil.Process(worker).status() == psutil.STATUS_ZOMBIE
     finally:
         client.kill()
+
+
+# The kernel's delay accounting for unprivileged service JVMs (stall_source.py).
+
+def test_delay_accounting_is_turned_on_for_the_run_and_put_back(tmp_path):
+    knob = tmp_path / "task_delayacct"
+    knob.write_text("0\n")
+    with delay_accounting(print, knob) as note:
+        assert knob.read_text().strip() == "1"
+        assert note == "on for the run (was 0)"
+    assert knob.read_text().strip() == "0"
+    # Put back after a failed run too.
+    with pytest.raises(RuntimeError):
+        with delay_accounting(print, knob):
+            raise RuntimeError("run failed")
+    assert knob.read_text().strip() == "0"
+
+
+def test_delay_accounting_already_on_or_missing_is_left_alone(tmp_path):
+    knob = tmp_path / "task_delayacct"
+    knob.write_text("1\n")
+    with delay_accounting(print, knob) as note:
+        assert note == "on (already)"
+    assert knob.read_text().strip() == "1"
+    with delay_accounting(print, tmp_path / "absent") as note:
+        assert note.startswith("unavailable")
+    assert not (tmp_path / "absent").exists()
+
+
+def test_delay_accounting_that_cannot_be_set_warns_and_runs(tmp_path):
+    knob = tmp_path / "ro" / "task_delayacct"
+    knob.parent.mkdir()
+    knob.write_text("0\n")
+    said = []
+    real_write = Path.write_text
+
+    def refuse(self, *a, **k):
+        if self == knob:
+            raise PermissionError(13, "Permission denied")
+        return real_write(self, *a, **k)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Path, "write_text", refuse)
+        with delay_accounting(said.append, knob) as note:
+            assert note.startswith("off: cannot turn it on")
+    assert knob.read_text().strip() == "0"
+    assert said and "no I/O stall source" in said[0]
+
+
+def test_only_the_unprivileged_service_needs_delay_accounting():
+    assert parse_workload("opensearch:smoke").unprivileged
+    assert not parse_workload("spark:smoke").unprivileged

@@ -127,6 +127,9 @@ class Context:
 
 class Service:
     kind = ""
+    # Runs its JVM as an unprivileged user, which cannot load FlexHeap's eBPF stall probe
+    # (the run turns on the kernel's delay accounting instead: stall_source.py).
+    unprivileged = False
 
     def __init__(self, preset: str, opts: str) -> None:
         self.preset = preset

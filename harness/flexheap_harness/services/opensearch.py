@@ -141,6 +141,7 @@ def parse_test_run(path: Path) -> dict[str, dict[str, Any]]:
 
 class OpenSearch(Service):
     kind = "opensearch"
+    unprivileged = True   # OpenSearch refuses to run as root
 
     def __init__(self, preset: str, opts: str) -> None:
         super().__init__(preset, opts)

@@ -26,6 +26,7 @@ summary.json; plus the service's own logs), so compare/sweep/plot treat it like 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 import traceback
@@ -41,6 +42,7 @@ from ..sampling import Sampler
 from ..sizes import format_size
 from ..thrash import thrashing
 from .base import Context, Service, kill_processes, process_tree
+from .stall_source import delay_accounting
 
 
 def run_service_once(cfg: "runner.RunConfig", service: Service, log: Callable[[str], None] = runner.say,
@@ -110,6 +112,10 @@ def run_service_once(cfg: "runner.RunConfig", service: Service, log: Callable[[s
     config["unbudgeted"] = bool(not_enforced)
     config["cgroup"] = cgroup.describe() if cgroup else None
     config["warnings"] = warnings
+    # Closed once the service has stopped (below).
+    stall_setting = contextlib.ExitStack()
+    config["task_delayacct"] = (stall_setting.enter_context(delay_accounting(log)) if service.unprivileged
+                                else "unchanged (the service's JVM runs as root and can load eBPF)")
     runner._write_json(rd / "config.json", config)
     for w in warnings:
         log(f"  warning: {w}")
@@ -143,6 +149,7 @@ def run_service_once(cfg: "runner.RunConfig", service: Service, log: Callable[[s
         try:
             service.stop(ctx)
         finally:
+            stall_setting.close()
             sampler.stop()
             kill_processes(started)
             if cgroup:

@@ -142,6 +142,28 @@ double FlexHeapBalanceWindow::refault_fraction(double unknown) const {
   return f < 1.0 ? f : 1.0;
 }
 
+FlexHeapSlowGCRate::FlexHeapSlowGCRate(double seconds) :
+  _seconds(seconds > 0.0 ? seconds : FlexHeapBalanceWindow::DefaultSeconds),
+  _wall(0.0),
+  _gc(0.0),
+  _gc_h(0.0) {}
+
+void FlexHeapSlowGCRate::add(double wall, double c_gc, double headroom) {
+  wall = flexheap_balance_nonneg(wall);
+  const double gc = flexheap_balance_nonneg(c_gc);
+  // The interval's cost is spread over its wall time and decays within it
+  // too, so one long interval weighs what the many short ones of the same
+  // time would.
+  const double keep = exp(-wall / _seconds);
+  const double weight = wall > 0.0 ? _seconds * (1.0 - keep) / wall : 1.0;
+  _wall = _wall * keep + wall * weight;
+  _gc = _gc * keep + gc * weight;
+  _gc_h = _gc_h * keep + gc * weight * flexheap_balance_nonneg(headroom);
+}
+
+double FlexHeapSlowGCRate::rate() const        { return flexheap_per_wall(_gc, _wall); }
+double FlexHeapSlowGCRate::coefficient() const { return flexheap_per_wall(_gc_h, _wall); }
+
 double flexheap_balance_headroom(double gc_coefficient, double io_coefficient, double total) {
   double a = flexheap_balance_nonneg(gc_coefficient);
   double b = flexheap_balance_nonneg(io_coefficient);

@@ -72,6 +72,7 @@ class FlexHeapBalanceWindow {
   bool add(double wall, double c_gc, double c_io, double headroom, double cache,
            double read_bytes, double refault_bytes);
   unsigned count() const { return window_entries(); }  // intervals in the window
+  double seconds() const { return _seconds; }          // the wall time the window covers
 
   double wall() const;            // summed wall time of the window (s)
   double gc_rate() const;         // sum(C_gc) / sum(wall)
@@ -105,6 +106,29 @@ class FlexHeapBalanceWindow {
   // Whether an interval with these (non-negative) wall and costs shifts away
   // from the current window's cost mix.
   bool is_shift(double wall, double gc, double io) const;
+};
+
+// The GC cost over a longer horizon than the window: sums of cost, cost x
+// headroom and wall time that decay as exp(-age / seconds), so every interval
+// counts, however many there are. The GC goal shrinks only when this cost is
+// below its band too: a concurrent cycle every few seconds swings a 2-s window
+// across the band, and a shrink at each low swing brings the next cycle sooner
+// (an OpenSearch node: heap 105 <-> 206 MB every ~8 s, twice the concurrent
+// cycles of stock G1). Growth still answers the window alone.
+class FlexHeapSlowGCRate {
+ public:
+  // seconds <= 0 (or NaN) means FlexHeapBalanceWindow::DefaultSeconds.
+  explicit FlexHeapSlowGCRate(double seconds);
+  void add(double wall, double c_gc, double headroom);
+  double rate() const;          // decayed sum(C_gc) / decayed sum(wall)
+  double coefficient() const;   // decayed sum(C_gc * H) / decayed sum(wall)
+  double seconds() const { return _seconds; }
+
+ private:
+  double _seconds;
+  double _wall;
+  double _gc;
+  double _gc_h;
 };
 
 // H* of the square-root rule for a flexible total T = H + C (bytes). 0 if A

@@ -63,6 +63,8 @@ const double FlexHeapController::GoalLowFraction = 0.75;   // JDK 26: G1CPUUsage
 const double FlexHeapController::GoalHighFraction = 1.25;
 const double FlexHeapController::GoalAimFraction = 1.0;
 const double FlexHeapController::GoalFloorFraction = 0.25;
+const double FlexHeapController::GoalShrinkHorizonWindows = 5.0;
+const double FlexHeapController::TooSmallMemorySeconds = 30.0;
 const double FlexHeapController::DeadBandFraction = 0.02;
 const double FlexHeapController::RefaultSaturation = 0.1;
 const double FlexHeapController::MaxRentPriceMinIO = 10.0;
@@ -99,10 +101,15 @@ FlexHeapController::FlexHeapController(const FlexHeapConfig& cfg) :
   _cfg(flexheap_sanitize(cfg)),
   _history(_cfg.history_length),
   _window(_cfg.balance_window_s),
+  _slow_gc(GoalShrinkHorizonWindows *
+           (_cfg.balance_window_s > 0.0 ? _cfg.balance_window_s : FlexHeapBalanceWindow::DefaultSeconds)),
   _has_last(false),
   _last_headroom(0.0),
   _last_cache(0.0),
   _wall_since_marking(FlexHeapController::MarkingRequestSeconds),
+  _wall_since_step(0.0),
+  _too_small_headroom(0.0),
+  _too_small_age(0.0),
   _eviction(RefaultSaturation),
   _rent_free_growth(-1.0),
   _has_applied(false),
@@ -291,6 +298,12 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   const double read_bytes = s.cache_signals ? s.read_bytes : -1.0;
   const double refault_bytes = s.cache_signals ? s.refault_bytes : -1.0;
   d.phase_shift = _window.add(wall, window_gc, d.c_io, _last_headroom, _last_cache, read_bytes, refault_bytes);
+  _slow_gc.add(wall, window_gc, _last_headroom);
+  _wall_since_step += wall;
+  _too_small_age += wall;
+  if (d.phase_shift || _too_small_age > TooSmallMemorySeconds) {
+    _too_small_headroom = 0.0;
+  }
   _last_headroom = headroom;
   _last_cache = cache;
 
@@ -337,8 +350,30 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
     }
   } else {
     rule = RuleGCGoal;
-    bool outside = gc_share > GoalHighFraction * goal || gc_share < GoalLowFraction * goal;
-    target_headroom = outside ? flexheap_goal_headroom(a, GoalAimFraction * goal, mut_cores) : headroom;
+    target_headroom = headroom;
+    if (gc_share > GoalHighFraction * goal) {
+      target_headroom = flexheap_goal_headroom(a, GoalAimFraction * goal, mut_cores);
+      // The headroom the window's GC cost came from was too small for the goal.
+      _too_small_headroom = d.gc_rate > 0.0 ? a / d.gc_rate : headroom;
+      _too_small_age = 0.0;
+    } else if (gc_share < GoalLowFraction * goal && _slow_gc.rate() / mut_cores < GoalLowFraction * goal &&
+               (!_has_applied || _wall_since_step >= _window.seconds())) {
+      // A shrink needs the GC cost low over the slow horizon too, and a
+      // window that has seen the current size; it goes no further than the
+      // higher of the two costs allows, nor below GoalHighFraction x a
+      // headroom recently too small for the goal: the GC cost is not 1/H
+      // all the way down (below some size G1 starts a concurrent cycle
+      // after every few young GCs), and stepping back and forth across that
+      // size costs more than either side of it.
+      const double slow_a = _slow_gc.coefficient();
+      target_headroom = flexheap_goal_headroom(slow_a > a ? slow_a : a, GoalAimFraction * goal, mut_cores);
+      if (_too_small_headroom > 0.0 && target_headroom < GoalHighFraction * _too_small_headroom) {
+        target_headroom = GoalHighFraction * _too_small_headroom;
+      }
+      if (target_headroom > headroom) {
+        target_headroom = headroom;
+      }
+    }
   }
 
   // Keep room for G1's eden target, and stay within [-Xms, max heap].
@@ -473,6 +508,7 @@ void FlexHeapController::record_applied(FlexHeapAction action, size_t applied_by
   // glue acted on its own (e.g. G1's free-ratio floor after a full GC).
   if (applied_bytes > 0) {
     _has_applied = true;
+    _wall_since_step = 0.0;
   }
   if (action == FlexHeapAction::Grow && _rent_free_growth >= 0.0 && (double)applied_bytes > _rent_free_growth) {
     // Balance: the part of the step beyond the free memory and the forced
