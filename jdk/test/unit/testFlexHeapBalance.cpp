@@ -651,6 +651,34 @@ TEST(FlexHeapBalanceController, AHeadroomTooSmallForTheGoalBoundsLaterShrinks) {
   EXPECT_LE(steps, 1);
 }
 
+TEST(FlexHeapBalanceController, AGrowAfterAGrowTeachesNoShrinkFloor) {
+  // The load rises (GC 3.5% -> 10%: a grow), then falls back below the band
+  // (1%): the heap shrinks as soon as the slow horizon allows, down past
+  // the headroom the load had been too much for. Only a grow that undoes a
+  // shrink marks a size as too small (seen on OpenSearch: a floor learnt
+  // from a GC burst held 313 MB for 20 s against a 2% GC cost).
+  FlexHeapController c(balance_config());
+  SyntheticJvm j = jvm(0.035, 0.0, 0.0);
+  j.io_available = false;
+  j.started = true;
+  const double base = j.a;
+  for (int i = 0; i < 40; i++) {
+    ASSERT_EQ(FlexHeapAction::None, j.step(c, 0.25).action) << i;
+  }
+  j.a = base * 10.0 / 3.5;
+  size_t grown_from = j.headroom();
+  bool grew = false;
+  for (int i = 0; i < 8; i++) {
+    grew |= j.step(c, 0.25).action == FlexHeapAction::Grow;
+  }
+  ASSERT_TRUE(grew);
+  j.a = base * 1.0 / 3.5;
+  for (int i = 0; i < 4 * 30; i++) {
+    j.step(c, 0.25);
+  }
+  EXPECT_LT(j.headroom(), grown_from);
+}
+
 TEST(FlexHeapBalanceController, NoStallSourceWithinTheBandIsSteady) {
   FlexHeapController c(balance_config());
   SyntheticJvm j = jvm(0.045, 0.0, 0.0);

@@ -353,15 +353,19 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
     target_headroom = headroom;
     if (gc_share > GoalHighFraction * goal) {
       target_headroom = flexheap_goal_headroom(a, GoalAimFraction * goal, mut_cores);
-      // The headroom the window's GC cost came from was too small for the goal.
-      _too_small_headroom = d.gc_rate > 0.0 ? a / d.gc_rate : headroom;
-      _too_small_age = 0.0;
+      // Growing back after a shrink: the headroom the window's GC cost came
+      // from was too small for the goal. (A grow after a grow is the load
+      // rising, and says nothing about smaller sizes.)
+      if (_has_applied && _state == FlexHeapState::WaitShrink) {
+        _too_small_headroom = d.gc_rate > 0.0 ? a / d.gc_rate : headroom;
+        _too_small_age = 0.0;
+      }
     } else if (gc_share < GoalLowFraction * goal && _slow_gc.rate() / mut_cores < GoalLowFraction * goal &&
                (!_has_applied || _wall_since_step >= _window.seconds())) {
       // A shrink needs the GC cost low over the slow horizon too, and a
       // window that has seen the current size; it goes no further than the
       // higher of the two costs allows, nor below GoalHighFraction x a
-      // headroom recently too small for the goal: the GC cost is not 1/H
+      // headroom that a shrink recently found too small: the GC cost is not 1/H
       // all the way down (below some size G1 starts a concurrent cycle
       // after every few young GCs), and stepping back and forth across that
       // size costs more than either side of it.

@@ -171,8 +171,9 @@ class FlexHeapController {
   // The GC goal shrinks only when the GC cost over this many balance windows
   // (FlexHeapSlowGCRate) is below its band as well as the window's.
   static const double GoalShrinkHorizonWindows;
-  // A headroom at which the GC cost was above the goal's band bounds the GC
-  // goal's shrinks for this much wall time (or until a phase shift).
+  // A headroom a GC-goal shrink reached and the GC cost then found above
+  // the goal's band bounds the GC goal's shrinks for this much wall time (or
+  // until a phase shift).
   static const double TooSmallMemorySeconds;
   // The I/O-driven rule never grows past the headroom at which the GC cost
   // would fall to this fraction of the goal: beyond it more heap buys nothing.
@@ -215,8 +216,8 @@ class FlexHeapController {
   double               _last_cache;          // page cache at the previous pause
   double               _wall_since_marking;  // wall time since the last start_marking
   double               _wall_since_step;     // wall time since the last applied step
-  double               _too_small_headroom;  // balance: headroom whose GC cost was above the goal's
-                                             // band (0: none within TooSmallMemorySeconds)
+  double               _too_small_headroom;  // balance: headroom a shrink reached whose GC cost was
+                                             // above the goal's band (0: none within TooSmallMemorySeconds)
   double               _too_small_age;       // wall time since _too_small_headroom was seen
   FlexHeapEvictionCredit _eviction;          // balance: what growth into the page cache may cost
   double               _rent_free_growth;    // balance: growth the rent does not pay for at the last
