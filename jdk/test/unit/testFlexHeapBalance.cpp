@@ -557,17 +557,28 @@ TEST(FlexHeapBalanceController, RequestedPausesDoNotCountAsHeadroomCost) {
   }
 }
 
+// No stall source, past its first pause: the GC goal alone sizes the heap.
+static SyntheticJvm gc_only_jvm(double gc_share) {
+  SyntheticJvm j = jvm(gc_share, 0.0, 0.0);
+  j.io_available = false;
+  j.started = true;
+  return j;
+}
+
+// `seconds` of quarter-second intervals in which the controller must not act.
+static void hold_steady(SyntheticJvm& j, FlexHeapController& c, double seconds) {
+  for (int i = 0; i < (int)(seconds * 4.0); i++) {
+    ASSERT_EQ(FlexHeapAction::None, j.step(c, 0.25).action) << i;
+  }
+}
+
 TEST(FlexHeapBalanceController, GcGoalDoesNotShrinkOnAShortDip) {
   // 40 s at 3.5% (inside the band), then GC gets cheap (1.5%). The 2-s
   // window is below the band after 2 s; the GC goal waits until the cost
   // over its slow horizon (5 windows) is low too, then shrinks.
   FlexHeapController c(balance_config());
-  SyntheticJvm j = jvm(0.035, 0.0, 0.0);
-  j.io_available = false;
-  j.started = true;
-  for (int i = 0; i < 160; i++) {
-    ASSERT_EQ(FlexHeapAction::None, j.step(c, 0.25).action) << i;
-  }
+  SyntheticJvm j = gc_only_jvm(0.035);
+  hold_steady(j, c, 40.0);
   j.a *= 1.5 / 3.5;
   double first_shrink = -1.0;
   for (int i = 1; i <= 80 && first_shrink < 0.0; i++) {
@@ -592,9 +603,7 @@ TEST(FlexHeapBalanceController, GcGoalDoesNotFollowACostThatSwingsAcrossTheBand)
   // the next cycle sooner). Here: 8-s cycles of 2 s at 1.3x and 6 s at 0.8x a
   // 3.5% share, mean 3.2%.
   FlexHeapController c(balance_config());
-  SyntheticJvm j = jvm(0.035, 0.0, 0.0);
-  j.io_available = false;
-  j.started = true;
+  SyntheticJvm j = gc_only_jvm(0.035);
   const double base = j.a;
   int shrinks = 0, grows = 0;
   for (int i = 0; i < 10 * 32; i++) {
@@ -614,9 +623,7 @@ TEST(FlexHeapBalanceController, GcGoalShrinksOneStepPerWindow) {
   // new size (steps taken at once compounded: 161 -> 105 MB in 0.7 s on an
   // OpenSearch node, past the size where G1 marks every few young GCs).
   FlexHeapController c(balance_config());
-  SyntheticJvm j = jvm(0.005, 0.0, 0.0);
-  j.io_available = false;
-  j.started = true;
+  SyntheticJvm j = gc_only_jvm(0.005);
   std::vector<int> shrinks;
   for (int i = 0; i < 12; i++) {
     if (j.step(c, 0.25).action == FlexHeapAction::Shrink) {
@@ -634,9 +641,7 @@ TEST(FlexHeapBalanceController, AHeadroomTooSmallForTheGoalBoundsLaterShrinks) {
   // goal shrinks into that once, grows out of it, and then stays out of it
   // while it remembers the size (TooSmallMemorySeconds).
   FlexHeapController c(balance_config());
-  SyntheticJvm j = jvm(0.02, 0.0, 0.0);
-  j.io_available = false;
-  j.started = true;
+  SyntheticJvm j = gc_only_jvm(0.02);
   const double base = j.a;
   int below = 0, steps = 0;
   for (int i = 0; i < 4 * 30; i++) {   // the first grow is at 2.75 s: 30 s covers its memory
@@ -658,13 +663,9 @@ TEST(FlexHeapBalanceController, AGrowAfterAGrowTeachesNoShrinkFloor) {
   // shrink marks a size as too small (seen on OpenSearch: a floor learnt
   // from a GC burst held 313 MB for 20 s against a 2% GC cost).
   FlexHeapController c(balance_config());
-  SyntheticJvm j = jvm(0.035, 0.0, 0.0);
-  j.io_available = false;
-  j.started = true;
+  SyntheticJvm j = gc_only_jvm(0.035);
   const double base = j.a;
-  for (int i = 0; i < 40; i++) {
-    ASSERT_EQ(FlexHeapAction::None, j.step(c, 0.25).action) << i;
-  }
+  hold_steady(j, c, 10.0);
   j.a = base * 10.0 / 3.5;
   size_t grown_from = j.headroom();
   bool grew = false;
