@@ -680,6 +680,30 @@ TEST(FlexHeapBalanceController, AGrowAfterAGrowTeachesNoShrinkFloor) {
   EXPECT_LT(j.headroom(), grown_from);
 }
 
+TEST(FlexHeapBalanceController, AScanAfterAGcHeavyPhaseShrinksAtOnce) {
+  // 10 s at 20% GC, then a scan: 40% of the CPU stalled on I/O that no cache
+  // size saves (no refaults), GC at 0.5%. The slow horizon still remembers
+  // the GC-heavy phase, but the guards against oscillation are for a cost
+  // that is GC alone: the heap is given back at every decision, as before
+  // (a fastdebug JVM under heap verification found this: no shrink in a 4-s
+  // I/O phase).
+  FlexHeapController c(balance_config());
+  SyntheticJvm j = gc_only_jvm(0.20);
+  j.max_capacity = 300 * MiB;   // the GC-heavy phase cannot grow it
+  for (int i = 0; i < 40; i++) {
+    j.step(c, 0.25);
+  }
+  j.io_available = true;
+  j.a *= 0.005 / 0.20;
+  j.io_fixed = 0.80;
+  int shrinks = 0;
+  for (int i = 0; i < 4; i++) {
+    FlexHeapDecision d = j.step(c, 0.5);
+    shrinks += d.action == FlexHeapAction::Shrink;
+  }
+  EXPECT_GE(shrinks, 3);
+}
+
 TEST(FlexHeapBalanceController, NoStallSourceWithinTheBandIsSteady) {
   FlexHeapController c(balance_config());
   SyntheticJvm j = jvm(0.045, 0.0, 0.0);

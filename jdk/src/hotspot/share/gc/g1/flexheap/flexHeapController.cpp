@@ -351,6 +351,7 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   } else {
     rule = RuleGCGoal;
     target_headroom = headroom;
+    const bool io_bound = d.io_rate / mut_cores >= SignificantIOFractionOfGoal * goal;
     if (gc_share > GoalHighFraction * goal) {
       target_headroom = flexheap_goal_headroom(a, GoalAimFraction * goal, mut_cores);
       // Growing back after a shrink: the headroom the window's GC cost came
@@ -360,8 +361,9 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
         _too_small_headroom = d.gc_rate > 0.0 ? a / d.gc_rate : headroom;
         _too_small_age = 0.0;
       }
-    } else if (gc_share < GoalLowFraction * goal && _slow_gc.rate() / mut_cores < GoalLowFraction * goal &&
-               (!_has_applied || _wall_since_step >= _window.seconds())) {
+    } else if (gc_share < GoalLowFraction * goal &&
+               (io_bound || (_slow_gc.rate() / mut_cores < GoalLowFraction * goal &&
+                             (!_has_applied || _wall_since_step >= _window.seconds())))) {
       // A shrink needs the GC cost low over the slow horizon too, and a
       // window that has seen the current size; it goes no further than the
       // higher of the two costs allows, nor below GoalHighFraction x a
@@ -369,9 +371,11 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
       // all the way down (below some size G1 starts a concurrent cycle
       // after every few young GCs), and stepping back and forth across that
       // size costs more than either side of it.
-      const double slow_a = _slow_gc.coefficient();
+      // Mutators that stall on I/O (recoverable or not: a scan) get the memory
+      // back at once: the guards are for a cost that is GC alone.
+      const double slow_a = io_bound ? 0.0 : _slow_gc.coefficient();
       target_headroom = flexheap_goal_headroom(slow_a > a ? slow_a : a, GoalAimFraction * goal, mut_cores);
-      if (_too_small_headroom > 0.0 && target_headroom < GoalHighFraction * _too_small_headroom) {
+      if (!io_bound && _too_small_headroom > 0.0 && target_headroom < GoalHighFraction * _too_small_headroom) {
         target_headroom = GoalHighFraction * _too_small_headroom;
       }
       if (target_headroom > headroom) {
