@@ -101,8 +101,7 @@ FlexHeapController::FlexHeapController(const FlexHeapConfig& cfg) :
   _cfg(flexheap_sanitize(cfg)),
   _history(_cfg.history_length),
   _window(_cfg.balance_window_s),
-  _slow_gc(GoalShrinkHorizonWindows *
-           (_cfg.balance_window_s > 0.0 ? _cfg.balance_window_s : FlexHeapBalanceWindow::DefaultSeconds)),
+  _slow_gc(GoalShrinkHorizonWindows * _window.seconds()),   // _window is initialized first
   _has_last(false),
   _last_headroom(0.0),
   _last_cache(0.0),
