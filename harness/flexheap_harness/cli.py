@@ -25,6 +25,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import signal
 import sys
@@ -35,14 +36,14 @@ from typing import Any, Sequence
 from . import oracle, plots, results_manifest
 from .cgroups import detect
 from .compare import load_comparison, render_text, run_comparison
-from .devices import PROFILES, block_device_of, parse_profile
+from .devices import PROFILES, block_device_of, parse_profile, read_ahead_file, read_ahead_kb
 from .integrity import UNBUDGETED, UsageError, check_budget_above_floor, enforcement_problems, jvm_floor, refusal_message
 from .jdk import bench_jar, find_jdk, jdk_for_policy, repo_root, require_policy_jdks
 from .policies import BUILTIN, parse_policy, policies_named_in
 from .runner import RunConfig, bench_program, print_summary, run_once
 from .services.cli import is_service_workload, prepare_service
 from .sizes import (SizeError, check_budget_syntax, check_fraction_list, check_size_list, directory_size,
-                    format_size, is_fraction, parse_budget)
+                    format_size, is_fraction, parse_budget, parse_size)
 from .thrash import DEFAULT as THRASH_DEFAULT, ThrashLimit, parse_thrash_limit
 
 EPILOG_POLICIES = "\n".join(f"  {name:9} {p.description}" for name, p in BUILTIN.items()) + \
@@ -87,6 +88,10 @@ def _add_common(p: argparse.ArgumentParser, workload_default: str | None = "M1")
                         "given); every summary and table then says 'unbudgeted'. Without it such runs exit 2.")
     g.add_argument("--device", default="host", type=device_arg,
                    help="device profile: host, nvme, sata, custom:read=600m,... (rates in MiB/s; default host)")
+    g.add_argument("--read-ahead", type=read_ahead_arg, metavar="SIZE",
+                   help="set the data device's read-ahead for each run and put it back after (e.g. 128k, "
+                        "what NVMe and SATA disks default to; a VM disk may have 8m, which an mmap reader "
+                        "such as OpenSearch pays on every page fault). Default: leave it as it is")
     g.add_argument("--data-dir", type=Path, help="directory whose block device is throttled/measured "
                                                  "(default: --index, else the current directory)")
     g.add_argument("--cgroup-parent", help="parent cgroup path (default: v1 the harness's own cgroup, v2 /flexheap)")
@@ -234,6 +239,28 @@ def floor_flags(policy: str, budget: int | None, extra: Sequence[str]) -> list[s
     return [f for f in flags if not f.startswith("-Xlog:") and "StartFlightRecording" not in f]
 
 
+def read_ahead_arg(text: str) -> int:
+    """--read-ahead: a binary size, 4k to 64m, a whole number of KiB (the sysfs unit)."""
+    try:
+        size = parse_size(text, "--read-ahead")
+    except SizeError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    if size % 1024 or not 4 << 10 <= size <= 64 << 20:
+        raise argparse.ArgumentTypeError(f"--read-ahead {text}: give 4k..64m in whole KiB")
+    return size
+
+
+def check_read_ahead(size: int | None, block: str | None) -> None:
+    """A --read-ahead that cannot be applied is refused before any run (exit 2)."""
+    if size is None:
+        return
+    if block is None:
+        raise UsageError("--read-ahead: the data directory is on no block device")
+    path = read_ahead_file(block)
+    if read_ahead_kb(block) is None or not os.access(path, os.W_OK):
+        raise UsageError(f"--read-ahead: cannot set {path} (not root?); leave --read-ahead out")
+
+
 def preflight(args: argparse.Namespace, policies: Sequence[str], budget: int | None, device, data_dir: Path,
               default_jdk) -> bool:
     """Refuses (UsageError, exit 2) what would not be measured as asked: a budget or device profile the
@@ -243,6 +270,7 @@ def preflight(args: argparse.Namespace, policies: Sequence[str], budget: int | N
         block = block_device_of(data_dir)
     except OSError:
         block = None
+    check_read_ahead(getattr(args, "read_ahead", None), block)
     problems = enforcement_problems(support, budget, device, block, data_dir)
     if problems and not getattr(args, "unbudgeted", False):
         raise UsageError(refusal_message(problems))
@@ -293,6 +321,7 @@ def make_config_factory(args: argparse.Namespace, program: list[str] | None, pol
             sample_interval_s=args.sample_interval, index_bytes=index_bytes,
             cgroup_parent=args.cgroup_parent, label=f"{policy}" + (f" rep {rep}" if rep else ""),
             service=service, unbudgeted=unbudgeted, jfr=getattr(args, "jfr", False),
+            read_ahead=getattr(args, "read_ahead", None),
         )
 
     print(f"budget {format_size(budget)}" + (f" (index {format_size(index_bytes)})" if index_bytes else "")

@@ -48,7 +48,7 @@ from typing import Any, Callable
 
 from . import gclog, jfr
 from .cgroups import CgroupSupport, RunCgroup, detect
-from .devices import DeviceProfile, block_device_of
+from .devices import DeviceProfile, block_device_of, read_ahead, read_ahead_kb
 from .integrity import UNBUDGETED, NotEnforced, enforcement_problems, refusal_message
 from .jdk import Jdk
 from .policies import Policy, jvm_flags, max_heap_bytes
@@ -86,6 +86,8 @@ class RunConfig:
     jfr: bool = False
     # Kill a run that thrashes in its cgroup instead of waiting for the timeout (thrash.py).
     thrash: ThrashLimit | None = ThrashLimit()
+    # The data device's read-ahead in bytes for the run (devices.read_ahead); None leaves it.
+    read_ahead: int | None = None
 
 
 def bench_program(jar: Path, index: Path, workload: str, scale: float | None = None,
@@ -191,6 +193,15 @@ def leave_run_cgroup(cgroup: RunCgroup, summary: dict[str, Any], warnings: list[
 def run_once(cfg: RunConfig, log: Callable[[str], None] = say, support: CgroupSupport | None = None) -> dict[str, Any]:
     """Runs one JVM under cfg and returns (and writes) its summary. Never raises for a failed
     JVM; KeyboardInterrupt propagates after cleanup."""
+    try:
+        device = block_device_of(cfg.data_dir)
+    except OSError:
+        device = None
+    with read_ahead(device, cfg.read_ahead):
+        return _run_once(cfg, log, support)
+
+
+def _run_once(cfg: RunConfig, log: Callable[[str], None], support: CgroupSupport | None) -> dict[str, Any]:
     if cfg.service is not None:
         from .services.run import run_service_once
         result = run_service_once(cfg, cfg.service, log, support)
@@ -259,6 +270,7 @@ def run_once(cfg: RunConfig, log: Callable[[str], None] = say, support: CgroupSu
         "index_bytes": cfg.index_bytes,
         "device_profile": asdict(cfg.device),
         "block_device": device,
+        "read_ahead_kb": read_ahead_kb(device),  # as set for the run (--read-ahead) or as found
         "jdk": str(cfg.jdk.home),
         "jdk_has_flexheap": cfg.jdk.is_flexheap_build,
         "argv": argv,

@@ -201,6 +201,18 @@ def test_cli_refuses_budget_below_floor(monkeypatch, fake_jdk, tmp_path, capsys)
     assert "budget 100.0M is below the JVM floor 200.0M for policy g1-90" in capsys.readouterr().err
 
 
+def test_cli_refuses_read_ahead_it_cannot_set(monkeypatch, fake_jdk, tmp_path, capsys):
+    monkeypatch.setattr(cli, "enforcement_problems", lambda *a: [])
+    monkeypatch.setattr(cli, "block_device_of", lambda _d: None)  # e.g. tmpfs
+    argv = ["run", "--policy", "g1-90", "--read-ahead", "128k", "--jdk", str(fake_jdk), "--out", str(tmp_path / "r")]
+    assert cli.main(argv + ["--", "-version"]) == 2
+    assert "--read-ahead: the data directory is on no block device" in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()
+    with pytest.raises(SystemExit):  # no unit: refused by the parser
+        cli.main(["run", "--policy", "g1-90", "--read-ahead", "128", "--out", str(tmp_path / "r")])
+    assert "no unit" in capsys.readouterr().err
+
+
 def test_floor_is_cached(monkeypatch, fake_jdk, tmp_path):
     calls = []
     monkeypatch.setattr("flexheap_harness.integrity.measure_floor", lambda j, f: calls.append(f) or 42 * MIB)

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from flexheap_harness import cgroups, gclog, hsperf
-from flexheap_harness.devices import whole_disk, device_name
+from flexheap_harness.devices import ReadAheadError, device_name, read_ahead, read_ahead_kb, whole_disk
 from flexheap_harness.runner import parse_phase_lines
 from flexheap_harness.sampling import cpu_percentages, psi_percentages
 
@@ -128,6 +128,27 @@ def test_sys_dev_block_partition_resolves_to_disk(tmp_path):
     assert whole_disk("8:0", links) == "8:0"
     assert whole_disk("9:9", links) is None
     assert device_name("8:0", links) == "sda"
+
+
+def test_read_ahead_is_set_for_the_block_and_put_back(tmp_path):
+    queue = tmp_path / "8:0" / "queue"
+    queue.mkdir(parents=True)
+    (queue / "read_ahead_kb").write_text("8192\n")
+    with read_ahead("8:0", 128 << 10, tmp_path):
+        assert read_ahead_kb("8:0", tmp_path) == 128
+    assert read_ahead_kb("8:0", tmp_path) == 8192
+    with pytest.raises(RuntimeError, match="run failed"):  # put back after a failed run too
+        with read_ahead("8:0", 256 << 10, tmp_path):
+            raise RuntimeError("run failed")
+    assert read_ahead_kb("8:0", tmp_path) == 8192
+    with read_ahead("8:0", None, tmp_path):  # not asked for: left alone
+        assert read_ahead_kb("8:0", tmp_path) == 8192
+    with pytest.raises(ReadAheadError, match="no block device"):
+        with read_ahead(None, 128 << 10, tmp_path):
+            pass
+    with pytest.raises(ReadAheadError, match="cannot read"):
+        with read_ahead("9:9", 128 << 10, tmp_path):
+            pass
 
 
 def test_hsperf_g1_counters():

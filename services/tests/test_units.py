@@ -40,8 +40,9 @@ import pytest
 
 from flexheap_harness.services import base, parse_workload
 from flexheap_harness.services.cli import phase_table
-from flexheap_harness.services.corpus import CorpusSpec, Generator, vocabulary, write_ndjson
+from flexheap_harness.services.corpus import CorpusSpec, Generator, query_terms, vocabulary, write_ndjson
 from flexheap_harness.services.opensearch import jvm_options_file, parse_test_run, reachable_java_home
+from flexheap_harness.services.opensearch_base import bulk_body, index_body, is_segment_file, restore_tree
 from flexheap_harness.services.spark import split_heap_flags
 from flexheap_harness.services.stall_source import delay_accounting
 
@@ -302,3 +303,107 @@ def test_delay_accounting_that_cannot_be_set_warns_and_runs(tmp_path):
 def test_only_the_unprivileged_service_needs_delay_accounting():
     assert parse_workload("opensearch:smoke").unprivileged
     assert not parse_workload("spark:smoke").unprivileged
+
+
+def test_restore_links_segment_files_and_copies_the_rest(tmp_path):
+    """A run's node must never alter the cached base index: Lucene's segment files are shared
+    by hard link (write-once), translog and state files are real copies (rewritten in place)."""
+    src = tmp_path / "base"
+    seg = src / "nodes" / "0" / "indices" / "u1" / "0" / "index"
+    tlog = src / "nodes" / "0" / "indices" / "u1" / "0" / "translog"
+    for d in (seg, tlog, src / "nodes" / "0" / "_state"):
+        d.mkdir(parents=True)
+    (seg / "_0.cfs").write_bytes(b"segment")
+    (seg / "segments_2").write_bytes(b"commit")
+    (seg / "write.lock").write_bytes(b"")
+    (tlog / "translog.ckp").write_bytes(b"ckp-0")
+    (src / "nodes" / "0" / "_state" / "node-0.st").write_bytes(b"state")
+    dst = tmp_path / "run" / "data"
+    assert restore_tree(src, dst) == (2, 3)
+    assert os.path.samefile(seg / "_0.cfs", dst / "nodes/0/indices/u1/0/index/_0.cfs")
+    assert not os.path.samefile(seg / "write.lock", dst / "nodes/0/indices/u1/0/index/write.lock")
+    # The run rewrites its checkpoint in place and drops a merged-away segment:
+    with open(dst / "nodes/0/indices/u1/0/translog/translog.ckp", "r+b") as f:
+        f.write(b"ckp-9")
+    (dst / "nodes/0/indices/u1/0/index/_0.cfs").unlink()
+    assert (tlog / "translog.ckp").read_bytes() == b"ckp-0"
+    assert (seg / "_0.cfs").read_bytes() == b"segment"
+    assert not is_segment_file(Path("nodes/0/indices/u1/0/translog/translog-1.tlog"))
+
+
+def test_base_index_body_and_bulk_request():
+    body = index_body(REPO / "services" / "opensearch" / "workload", "-1")
+    assert body["settings"]["index.refresh_interval"] == "-1"
+    assert body["mappings"]["dynamic"] == "strict"
+    lines = bulk_body([{"id": 1}, {"id": 2}]).decode().split("\n")
+    assert lines == ['{"index":{}}', '{"id":1}', '{"index":{}}', '{"id":2}', ""]
+
+
+def test_large_preset_restores_a_base_index_and_ingest_keeps_it():
+    s = parse_workload("opensearch:large")
+    assert s.params["base_docs"] == 6_000_000 and s.base_root.name == "opensearch-base-6000000-44"
+    assert parse_workload("opensearch:small").params["base_docs"] == 0
+    with pytest.raises(ValueError, match="base_docs"):
+        parse_workload("opensearch:small,base_docs=-5")
+    procs = (REPO / "services" / "opensearch" / "workload" / "test_procedures" / "default.json").read_text()
+    ingest = procs[:procs.index('"name": "ingest-search"')]
+    guard = ingest.index("{% if fresh_index | default(true) %}")
+    assert guard < ingest.index('"delete-index"') < ingest.index('"create-index"') < ingest.index("{% endif %}")
+
+
+def test_delay_accounting_is_put_back_when_the_run_fails_before_the_service_starts(monkeypatch, tmp_path):
+    """Setting the run up (its Sampler, here) can fail after delay accounting was turned on."""
+    from flexheap_harness.cgroups import CgroupSupport
+    from flexheap_harness.devices import parse_profile
+    from flexheap_harness.jdk import Jdk
+    from flexheap_harness.policies import parse_policy
+    from flexheap_harness.runner import RunConfig
+    from flexheap_harness.services import run as run_mod
+
+    knob = tmp_path / "task_delayacct"
+    knob.write_text("0\n")
+    monkeypatch.setattr(run_mod, "delay_accounting", lambda log: delay_accounting(log, knob))
+
+    def broken_sampler(*_a, **_k):
+        assert knob.read_text().strip() == "1"
+        raise OSError("no sampler")
+
+    monkeypatch.setattr(run_mod, "Sampler", broken_sampler)
+
+    class Unprivileged(base.Service):
+        kind, unprivileged = "fake", True
+
+        def prepare(self, log):
+            pass
+
+        def data_dir(self):
+            return tmp_path
+
+    cfg = RunConfig(policy=parse_policy("g1-50"), budget=512 << 20, device=parse_profile("host"),
+                    jdk=Jdk(tmp_path, False), program=[], data_dir=tmp_path, run_dir=tmp_path / "run",
+                    drop_caches=False, unbudgeted=True)
+    try:
+        run_mod.run_service_once(cfg, Unprivileged("x", ""), log=lambda _m: None,
+                                 support=CgroupSupport(problems=["not root: cannot create cgroups"]))
+    except OSError as e:
+        assert str(e) == "no sampler"
+        # Checked while the failed call's frames are alive: a setting put back only when the
+        # garbage collector closes the context manager would still be 1 here.
+        assert knob.read_text().strip() == "0"
+    else:
+        pytest.fail("the broken sampler did not fail the run")
+
+
+def test_query_terms_span_the_requested_zipf_ranks():
+    words = vocabulary(50_000)
+    assert query_terms(400, 20, 420) == words[20:420]  # the small presets' terms, as before
+    spread = query_terms(400, 100, 20_000)
+    ranks = sorted(words.index(t) for t in spread)
+    assert len(spread) == len(set(spread)) > 300
+    assert ranks[0] == 100 and ranks[-1] == 19_999
+    # log-uniform: as many terms among the first 10x of the range as among the last 10x
+    assert abs(sum(r < 1000 for r in ranks) - sum(r >= 2000 for r in ranks)) < 0.1 * len(ranks)
+    with pytest.raises(ValueError, match="term_ranks"):
+        parse_workload("opensearch:small,term_ranks=500")
+    with pytest.raises(ValueError, match="term_ranks"):
+        parse_workload("opensearch:small,term_ranks=400-100")

@@ -112,6 +112,15 @@ def write_ndjson(path: Path, spec: CorpusSpec, start_id: int = 0) -> tuple[int, 
     return n, path.stat().st_size
 
 
-def frequent_terms(k: int = 200, vocab: int = 50_000, skip: int = 20) -> list[str]:
-    """Query terms: past the stop-word-like head, into the mid-frequency range."""
-    return vocabulary(vocab)[skip:skip + k]
+def query_terms(k: int, lo: int, hi: int, vocab: int = 50_000) -> list[str]:
+    """k query terms from the Zipf ranks lo..hi: contiguous when the range holds no more than k,
+    else spread log-uniformly, so common and rare terms are both drawn, as in a query log (on
+    a large index a term of the head matches most documents and every query becomes a scan)."""
+    if not 0 <= lo < hi <= vocab:
+        raise ValueError(f"term ranks {lo}-{hi} outside the vocabulary 0-{vocab}")
+    words = vocabulary(vocab)
+    if hi - lo <= k:
+        return words[lo:hi]
+    ranks = np.unique(np.geomspace(max(lo, 1), hi - 1, 4 * k).astype(np.int64))
+    pick = ranks[np.linspace(0, len(ranks) - 1, min(k, len(ranks))).astype(np.int64)]
+    return [words[r] for r in np.unique(pick)]

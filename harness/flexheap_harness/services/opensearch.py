@@ -53,12 +53,22 @@ from .run import phase_record
 
 PRESETS: dict[str, dict[str, Any]] = {
     # docs ~1.6 KB each on disk as NDJSON
+    # base_docs: documents of an index built once and restored for every run (opensearch_base.py);
+    # the phases then ingest fh-a and fh-b on top of it.
     "smoke": dict(docs_a=3000, docs_b=1000, search_s=5, warmup_s=1, bulk_clients=1, search_clients=1,
-                  bulk_size=250, seed=42, phases="ingest+search", settings=""),
+                  bulk_size=250, seed=42, phases="ingest+search", settings="", base_docs=0, term_ranks="20-420"),
     "small": dict(docs_a=300_000, docs_b=100_000, search_s=30, warmup_s=5, bulk_clients=2, search_clients=2,
-                  bulk_size=500, seed=42, phases="ingest+ingest-search+search", settings=""),
+                  bulk_size=500, seed=42, phases="ingest+ingest-search+search", settings="", base_docs=0,
+                  term_ranks="20-420"),
     "medium": dict(docs_a=1_200_000, docs_b=300_000, search_s=60, warmup_s=10, bulk_clients=2,
-                   search_clients=2, bulk_size=500, seed=42, phases="ingest+ingest-search+search", settings=""),
+                   search_clients=2, bulk_size=500, seed=42, phases="ingest+ingest-search+search", settings="",
+                   base_docs=0, term_ranks="20-420"),
+    # The paper's regime: a ~9.3 GB index built once, 150k documents added per run. Query terms
+    # from the head to the tail of the vocabulary: on this index a head term matches most of
+    # the 6M documents, and a workload of head terms only is a scan that no cache size serves.
+    "large": dict(docs_a=100_000, docs_b=50_000, search_s=30, warmup_s=5, bulk_clients=2, search_clients=2,
+                  bulk_size=500, seed=42, phases="ingest+ingest-search+search", settings="",
+                  base_docs=6_000_000, term_ranks="100-20000"),
 }
 PHASES = ("ingest", "ingest-search", "search")
 MAIN_CLASS = "org.opensearch.bootstrap.OpenSearch"
@@ -104,6 +114,54 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def node_config(node: Path, port: int, transport_port: int, settings: str) -> str:
+    """config/opensearch.yml of a single-node cluster on 127.0.0.1 with its data in node/data;
+    `settings` adds node settings as key:value+key:value."""
+    return "\n".join([
+        "cluster.name: flexheap",
+        "node.name: fh-node",
+        f"path.data: {node / 'data'}",
+        f"path.logs: {node / 'logs'}",
+        "network.host: 127.0.0.1",
+        f"http.port: {port}",
+        f"transport.port: {transport_port}",
+        "discovery.type: single-node",
+        *(": ".join(kv.split(":", 1)) for kv in settings.split("+") if kv),
+        "",
+    ])
+
+
+def node_env(node: Path, conf: Path, java_home: Path) -> dict[str, str]:
+    return {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": str(node),
+        "OPENSEARCH_JAVA_HOME": str(java_home),
+        "OPENSEARCH_PATH_CONF": str(conf),
+        "OPENSEARCH_TMPDIR": str(node / "tmp"),
+        "LANG": "C.UTF-8",
+    }
+
+
+def wait_healthy(get: Callable[[str], dict[str, Any]], server: subprocess.Popen[bytes], timeout_s: float,
+                 check: Callable[[], None] | None = None) -> None:
+    """Until the cluster is yellow or green; fails when the node exits or the time is up."""
+    end = time.time() + timeout_s
+    while time.time() < end:
+        if check:
+            check()
+        if server.poll() is not None:
+            raise RuntimeError(f"OpenSearch exited with {server.returncode} before it was healthy "
+                               f"(see opensearch.out / node/logs)")
+        try:
+            h = get("/_cluster/health?wait_for_status=yellow&timeout=1s")
+            if h.get("status") in ("yellow", "green"):
+                return
+        except (urllib.error.URLError, OSError, ValueError):
+            pass
+        time.sleep(1)
+    raise RuntimeError(f"OpenSearch not healthy after {timeout_s:.0f}s")
 
 
 def jvm_options_file(ctx_flags: list[str], xms: int) -> str:
@@ -153,7 +211,19 @@ class OpenSearch(Service):
         bad = [x for x in self.phases if x not in PHASES]
         if bad or not self.phases or self.phases[0] != "ingest":
             raise ValueError(f"phases must start with ingest and name only {'+'.join(PHASES)}: {p['phases']!r}")
+        if p["base_docs"] < 0:
+            raise ValueError(f"base_docs must be >= 0, got {p['base_docs']}")
         self.data_root = cache_dir() / "data" / f"opensearch-{p['docs_a']}-{p['docs_b']}-{p['seed']}"
+        self.base_root = cache_dir() / "data" / f"opensearch-base-{p['base_docs']}-{p['seed'] + 2}"
+        self.base_meta: dict[str, Any] | None = None
+        try:
+            lo, hi = (int(x) for x in str(p["term_ranks"]).split("-"))
+        except ValueError:
+            raise ValueError(f"term_ranks must be LO-HI (Zipf ranks), got {p['term_ranks']!r}") from None
+        if not 0 <= lo < hi:
+            raise ValueError(f"term_ranks must be LO-HI with LO < HI, got {p['term_ranks']!r}")
+        self.term_ranks = (lo, hi)
+        self.terms_file = self.data_root / f"terms-{lo}-{hi}.json"
         self.osb_home = self.data_root / "osb-home"
         self.dist: Path | None = None
         self.osb: Path | None = None
@@ -170,7 +240,7 @@ class OpenSearch(Service):
     def prepare(self, log: Callable[[str], None]) -> None:
         self.dist = fetch("opensearch", log)
         self.osb = fetch("osb", log)
-        from .corpus import CorpusSpec, frequent_terms, write_ndjson  # numpy only here
+        from .corpus import CorpusSpec, query_terms, write_ndjson  # numpy only here
         p = self.params
         meta_path = self.data_root / "corpus.json"
         if not meta_path.exists():
@@ -184,15 +254,41 @@ class OpenSearch(Service):
                 name = "docs-a.json" if corpus == "fh-a" else "docs-b.json"
                 n, size = write_ndjson(d / name, CorpusSpec(docs=docs, seed=seed), start)
                 meta[corpus] = {"docs": n, "bytes": size}
-            terms = frequent_terms(400)
-            phrases = [f"{terms[i]} {terms[i + 1]}" for i in range(0, 60)] + [f"{a} {b}" for a, b in zip(terms[:40], terms[1:41])]
-            (self.data_root / "terms.json").write_text(json.dumps({"terms": terms, "phrases": phrases}))
             meta["generate_s"] = round(time.time() - t, 1)
             meta_path.write_text(json.dumps(meta, indent=2))
         self.meta = json.loads(meta_path.read_text())
+        if not self.terms_file.exists():
+            terms = query_terms(400, *self.term_ranks)
+            phrases = [f"{terms[i]} {terms[i + 1]}" for i in range(0, 60)] + [f"{a} {b}" for a, b in zip(terms[:40], terms[1:41])]
+            self.terms_file.write_text(json.dumps({"terms": terms, "phrases": phrases}))
+        if p["base_docs"]:
+            self.base_meta = self._base_index(log)
+
+    def _base_index(self, log: Callable[[str], None]) -> dict[str, Any]:
+        """The cached base index, built when missing (once; about 15 min for 6M documents)."""
+        from ..jdk import find_jdk
+        from .opensearch_base import BaseIndexBuilder
+        meta_path = self.base_root / "base.json"
+        if meta_path.exists():
+            return json.loads(meta_path.read_text())
+        jdk, warning = find_jdk()
+        if jdk is None:
+            raise RuntimeError(warning)
+        p = self.params
+        log(f"  building the base index {self.base_root} ({p['base_docs']} documents, once)")
+        self.base_root.mkdir(parents=True, exist_ok=True)
+        os.chmod(self.base_root, 0o755)
+        # ids after fh-a and fh-b; seed unlike theirs, so no document repeats one of them
+        meta = BaseIndexBuilder(self.dist, jdk.home, workload_dir(), self.base_root / "data", p["base_docs"],
+                                p["seed"] + 2, p["docs_a"] + p["docs_b"], log).build()
+        meta_path.write_text(json.dumps(meta, indent=2))
+        log(f"  base index: {meta['docs']} documents, {meta['store_bytes'] / 1e9:.2f} GB in {meta['build_s']:.0f}s")
+        return meta
 
     def data_bytes(self) -> int:
-        return int(self.meta["fh-a"]["bytes"] + self.meta["fh-b"]["bytes"])
+        """The corpora's bytes, plus the base index's bytes on disk when there is one."""
+        base = int(self.base_meta["store_bytes"]) if self.base_meta else 0
+        return base + int(self.meta["fh-a"]["bytes"] + self.meta["fh-b"]["bytes"])
 
     def data_dir(self) -> Path:
         return self.data_root
@@ -228,23 +324,17 @@ class OpenSearch(Service):
         java_home = reachable_java_home(ctx.jdk.home, node, user)
         conf = node / "config"
         shutil.copytree(self.dist / "config", conf)
-        for d in ("data", "logs", "tmp"):
+        for d in ("logs", "tmp"):
             (node / d).mkdir()
+        if self.base_meta:
+            from .opensearch_base import restore_tree
+            linked, copied = restore_tree(self.base_root / "data", node / "data")
+            ctx.log(f"    base index restored: {linked} segment files linked, {copied} files copied")
+        else:
+            (node / "data").mkdir()
         (home / "logs").mkdir(exist_ok=True)
         self.port = free_port()
-        (conf / "opensearch.yml").write_text("\n".join([
-            "cluster.name: flexheap",
-            "node.name: fh-node",
-            f"path.data: {node / 'data'}",
-            f"path.logs: {node / 'logs'}",
-            "network.host: 127.0.0.1",
-            f"http.port: {self.port}",
-            f"transport.port: {free_port()}",
-            "discovery.type: single-node",
-            # extra node settings: settings=key:value+key:value
-            *(": ".join(kv.split(":", 1)) for kv in str(self.params["settings"]).split("+") if kv),
-            "",
-        ]))
+        (conf / "opensearch.yml").write_text(node_config(node, self.port, free_port(), str(self.params["settings"])))
         xms = initial_heap(ctx.budget, ctx.max_heap)
         (conf / "jvm.options.d" / "flexheap.options").write_text(jvm_options_file(flags, xms))
         gc_log = (self.private_node or ctx.run_dir) / "gc.log"
@@ -253,14 +343,7 @@ class OpenSearch(Service):
             chown_tree(path, user)
         os.chown(gc_log, user.pw_uid, user.pw_gid)
         os.chown(node, user.pw_uid, user.pw_gid)
-        env = {
-            "PATH": "/usr/local/bin:/usr/bin:/bin",
-            "HOME": str(node),
-            "OPENSEARCH_JAVA_HOME": str(java_home),
-            "OPENSEARCH_PATH_CONF": str(conf),
-            "OPENSEARCH_TMPDIR": str(node / "tmp"),
-            "LANG": "C.UTF-8",
-        }
+        env = node_env(node, conf, java_home)
         ctx.log(f"    starting OpenSearch as {user.pw_name} on 127.0.0.1:{self.port} "
                 f"(-Xms{xms >> 20}m -Xmx{ctx.max_heap >> 20}m)")
         self.server = spawn(ctx, [str(home / "bin" / "opensearch")], "opensearch", env=env, cwd=home, user=user)
@@ -277,20 +360,7 @@ class OpenSearch(Service):
 
     def wait_ready(self, ctx: Context, timeout_s: float = 240.0) -> None:
         assert self.server is not None
-        end = time.time() + timeout_s
-        while time.time() < end:
-            ctx.check_deadline()
-            if self.server.poll() is not None:
-                raise RuntimeError(f"OpenSearch exited with {self.server.returncode} before it was healthy "
-                                   f"(see opensearch.out / node/logs)")
-            try:
-                h = self._get("/_cluster/health?wait_for_status=yellow&timeout=1s", timeout=5)
-                if h.get("status") in ("yellow", "green"):
-                    return
-            except (urllib.error.URLError, OSError, ValueError):
-                pass
-            time.sleep(1)
-        raise RuntimeError(f"OpenSearch not healthy after {timeout_s:.0f}s")
+        wait_healthy(lambda p: self._get(p, timeout=5), self.server, timeout_s, ctx.check_deadline)
 
     # ------------------------------------------------------------------ the workload
 
@@ -299,9 +369,10 @@ class OpenSearch(Service):
         params = {
             "docs_a": self.meta["fh-a"]["docs"], "bytes_a": self.meta["fh-a"]["bytes"],
             "docs_b": self.meta["fh-b"]["docs"], "bytes_b": self.meta["fh-b"]["bytes"],
-            "terms_file": str(self.data_root / "terms.json"),
+            "terms_file": str(self.terms_file),
             "bulk_size": p["bulk_size"], "bulk_clients": p["bulk_clients"], "search_clients": p["search_clients"],
             "search_s": p["search_s"], "warmup_s": p["warmup_s"],
+            "fresh_index": not self.base_meta,  # with a base index, fh-a is added to it
         }
         path = ctx.run_dir / "osb-params.json"
         path.write_text(json.dumps(params, indent=2))

@@ -35,7 +35,7 @@ from typing import Any, Callable
 
 from .. import runner
 from ..cgroups import CgroupSupport, detect
-from ..devices import block_device_of
+from ..devices import block_device_of, read_ahead_kb
 from ..integrity import NotEnforced, enforcement_problems, refusal_message
 from ..policies import jvm_flags, max_heap_bytes
 from ..sampling import Sampler
@@ -96,7 +96,8 @@ def run_service_once(cfg: "runner.RunConfig", service: Service, log: Callable[[s
     config: dict[str, Any] = {
         "label": summary["label"], "policy": asdict(cfg.policy), "budget": cfg.budget,
         "budget_human": format_size(cfg.budget), "index_bytes": cfg.index_bytes, "workload": service.name,
-        "device_profile": asdict(cfg.device), "block_device": device, "jdk": str(cfg.jdk.home),
+        "device_profile": asdict(cfg.device), "block_device": device, "read_ahead_kb": read_ahead_kb(device),
+        "jdk": str(cfg.jdk.home),
         "jdk_has_flexheap": cfg.jdk.is_flexheap_build, "jvm_flags": flags, "data_dir": str(data_dir),
         "timeout_s": cfg.timeout_s, "thrash_limit": asdict(cfg.thrash) if cfg.thrash else None,
         "sample_interval_s": cfg.sample_interval_s,
@@ -112,24 +113,28 @@ def run_service_once(cfg: "runner.RunConfig", service: Service, log: Callable[[s
     config["unbudgeted"] = bool(not_enforced)
     config["cgroup"] = cgroup.describe() if cgroup else None
     config["warnings"] = warnings
-    # Closed once the service has stopped (below).
+    # Closed once the service has stopped (below), or at once if setting up the run fails.
     stall_setting = contextlib.ExitStack()
-    config["task_delayacct"] = (stall_setting.enter_context(delay_accounting(log)) if service.unprivileged
-                                else "unchanged (the service's JVM runs as root and can load eBPF)")
-    runner._write_json(rd / "config.json", config)
-    for w in warnings:
-        log(f"  warning: {w}")
+    try:
+        config["task_delayacct"] = (stall_setting.enter_context(delay_accounting(log)) if service.unprivileged
+                                    else "unchanged (the service's JVM runs as root and can load eBPF)")
+        runner._write_json(rd / "config.json", config)
+        for w in warnings:
+            log(f"  warning: {w}")
 
-    t0 = time.time()
-    ctx = Context(run_dir=rd, jdk=cfg.jdk, jvm_flags=flags, max_heap=max_heap, budget=cfg.budget,
-                  cgroup=cgroup, log=log, t0=t0, deadline=(t0 + cfg.timeout_s) if cfg.timeout_s else None)
+        t0 = time.time()
+        ctx = Context(run_dir=rd, jdk=cfg.jdk, jvm_flags=flags, max_heap=max_heap, budget=cfg.budget,
+                      cgroup=cgroup, log=log, t0=t0, deadline=(t0 + cfg.timeout_s) if cfg.timeout_s else None)
 
-    def pids() -> list[int]:
-        main = service.main_pid(ctx)
-        return [main] if main else []
+        def pids() -> list[int]:
+            main = service.main_pid(ctx)
+            return [main] if main else []
 
-    sampler = Sampler(rd / "samples.csv", cgroup, device, pids, t0, cfg.sample_interval_s)
-    ctx.watchdog = lambda: thrashing(sampler.rows, cfg.thrash)
+        sampler = Sampler(rd / "samples.csv", cgroup, device, pids, t0, cfg.sample_interval_s)
+        ctx.watchdog = lambda: thrashing(sampler.rows, cfg.thrash)
+    except BaseException:
+        stall_setting.close()
+        raise
     result: dict[str, Any] | None = None
     error: str | None = None
     try:
