@@ -240,14 +240,27 @@ def floor_flags(policy: str, budget: int | None, extra: Sequence[str]) -> list[s
 
 
 def read_ahead_arg(text: str) -> int:
-    """--read-ahead: a binary size, 4k to 64m, a whole number of KiB (the sysfs unit)."""
+    """--read-ahead: a binary size, 4k to 64m, in whole 4 KiB pages (the kernel keeps pages:
+    6k would be stored, and recorded, as 4)."""
     try:
         size = parse_size(text, "--read-ahead")
     except SizeError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
-    if size % 1024 or not 4 << 10 <= size <= 64 << 20:
-        raise argparse.ArgumentTypeError(f"--read-ahead {text}: give 4k..64m in whole KiB")
+    if size % (4 << 10) or not 4 << 10 <= size <= 64 << 20:
+        raise argparse.ArgumentTypeError(f"--read-ahead {text}: give 4k..64m in whole 4k pages")
     return size
+
+
+def block_device_near(path: Path) -> str | None:
+    """The block device of path, or of its nearest existing parent (a service's data folder
+    exists only once the service is prepared); None if there is none."""
+    path = Path(path).absolute()
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    try:
+        return block_device_of(path)
+    except OSError:
+        return None
 
 
 def check_read_ahead(size: int | None, block: str | None) -> None:
@@ -266,10 +279,7 @@ def preflight(args: argparse.Namespace, policies: Sequence[str], budget: int | N
     """Refuses (UsageError, exit 2) what would not be measured as asked: a budget or device profile the
     machine cannot enforce (unless --unbudgeted) and a budget below the JVM floor. True = unbudgeted."""
     support = detect(args.cgroup_parent)
-    try:
-        block = block_device_of(data_dir)
-    except OSError:
-        block = None
+    block = block_device_near(data_dir)
     check_read_ahead(getattr(args, "read_ahead", None), block)
     problems = enforcement_problems(support, budget, device, block, data_dir)
     if problems and not getattr(args, "unbudgeted", False):
@@ -297,7 +307,10 @@ def make_config_factory(args: argparse.Namespace, program: list[str] | None, pol
         print(f"warning: {warning}", file=sys.stderr)
     service = None
     if program is None and is_service_workload(args.workload):
-        service, program = prepare_service(args), []  # fetch + generate data, before any run
+        # fetch + generate data before any run; a --read-ahead that cannot be set is refused first
+        service = prepare_service(args, lambda s: check_read_ahead(getattr(args, "read_ahead", None),
+                                                                   block_device_near(args.data_dir or s.data_dir())))
+        program = []
     budget, index_bytes = resolve_budget(args)
     device = parse_profile(args.device)
     if program is None:

@@ -43,7 +43,7 @@ import contextlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import psutil
 
@@ -184,7 +184,8 @@ class ReadAheadError(RuntimeError):
 
 
 @contextlib.contextmanager
-def read_ahead(dev: str | None, size: int | None, sys_dev_block: Path = SYS_DEV_BLOCK) -> Iterator[None]:
+def read_ahead(dev: str | None, size: int | None, sys_dev_block: Path = SYS_DEV_BLOCK,
+               warn: Callable[[str], None] = print) -> Iterator[None]:
     """The data device's read-ahead set to `size` bytes for the block and put back after.
 
     Read-ahead is the device's, not the run's: a VM disk may read 8 MiB around every mmap
@@ -206,4 +207,7 @@ def read_ahead(dev: str | None, size: int | None, sys_dev_block: Path = SYS_DEV_
     try:
         yield
     finally:
-        path.write_text(f"{before}\n")
+        try:
+            path.write_text(f"{before}\n")
+        except OSError as e:  # never in place of the run's own outcome (or its Ctrl-C)
+            warn(f"warning: cannot put {path} back to {before} KiB ({e.strerror}): set it by hand")

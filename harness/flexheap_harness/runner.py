@@ -197,7 +197,7 @@ def run_once(cfg: RunConfig, log: Callable[[str], None] = say, support: CgroupSu
         device = block_device_of(cfg.data_dir)
     except OSError:
         device = None
-    with read_ahead(device, cfg.read_ahead):
+    with read_ahead(device, cfg.read_ahead, warn=log):
         return _run_once(cfg, log, support)
 
 

@@ -208,9 +208,38 @@ def test_cli_refuses_read_ahead_it_cannot_set(monkeypatch, fake_jdk, tmp_path, c
     assert cli.main(argv + ["--", "-version"]) == 2
     assert "--read-ahead: the data directory is on no block device" in capsys.readouterr().err
     assert not (tmp_path / "r").exists()
-    with pytest.raises(SystemExit):  # no unit: refused by the parser
+    with pytest.raises(SystemExit) as e:  # no unit: refused by the parser
         cli.main(["run", "--policy", "g1-90", "--read-ahead", "128", "--out", str(tmp_path / "r")])
-    assert "no unit" in capsys.readouterr().err
+    assert e.value.code == 2 and "no unit" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:  # the kernel keeps whole pages: 6k would be stored as 4k
+        cli.main(["run", "--policy", "g1-90", "--read-ahead", "6k", "--out", str(tmp_path / "r")])
+    assert e.value.code == 2 and "whole 4k pages" in capsys.readouterr().err
+
+
+def test_cli_refuses_read_ahead_before_preparing_a_service(monkeypatch, fake_jdk, tmp_path, capsys):
+    """A service's preparation may build a 9 GB index for 10 minutes: a --read-ahead that
+    cannot be set is refused before it, not after."""
+    from flexheap_harness.services import base, cli as services_cli
+    prepared = []
+
+    class Service(base.Service):
+        kind = "fake"
+
+        def prepare(self, log):
+            prepared.append(True)
+
+        def data_dir(self):
+            return tmp_path / "not-yet-made"  # exists only once prepared
+
+    monkeypatch.setattr(services_cli, "parse_workload", lambda _w: Service("x", ""))
+    monkeypatch.setattr(cli, "is_service_workload", lambda _w: True)
+    seen = []
+    monkeypatch.setattr(cli, "block_device_of", lambda d: seen.append(d) or None)
+    argv = ["run", "--policy", "g1-90", "--workload", "opensearch:smoke", "--read-ahead", "128k",
+            "--jdk", str(fake_jdk), "--out", str(tmp_path / "r")]
+    assert cli.main(argv) == 2
+    assert "--read-ahead: the data directory is on no block device" in capsys.readouterr().err
+    assert not prepared and seen == [tmp_path]  # the nearest existing parent of the data folder
 
 
 def test_floor_is_cached(monkeypatch, fake_jdk, tmp_path):

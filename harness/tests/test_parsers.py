@@ -151,6 +151,20 @@ def test_read_ahead_is_set_for_the_block_and_put_back(tmp_path):
             pass
 
 
+def test_read_ahead_that_cannot_be_put_back_warns_without_hiding_the_run_outcome(tmp_path):
+    queue = tmp_path / "8:0" / "queue"
+    queue.mkdir(parents=True)
+    knob = queue / "read_ahead_kb"
+    knob.write_text("8192\n")
+    said = []
+    with pytest.raises(KeyboardInterrupt):  # the run's own outcome, not the restore's OSError
+        with read_ahead("8:0", 128 << 10, tmp_path, warn=said.append):
+            knob.unlink()
+            knob.mkdir()  # now unwritable as a file
+            raise KeyboardInterrupt
+    assert said and "cannot put" in said[0] and "8192 KiB" in said[0]
+
+
 def test_hsperf_g1_counters():
     c = hsperf.parse_hsperf((DATA / "hsperfdata-g1.bin").read_bytes())
     h = hsperf.heap_counters(c)

@@ -42,7 +42,8 @@ from flexheap_harness.services import base, parse_workload
 from flexheap_harness.services.cli import phase_table
 from flexheap_harness.services.corpus import CorpusSpec, Generator, query_terms, vocabulary, write_ndjson
 from flexheap_harness.services.opensearch import jvm_options_file, parse_test_run, reachable_java_home
-from flexheap_harness.services.opensearch_base import bulk_body, index_body, is_segment_file, restore_tree
+from flexheap_harness.services.opensearch_base import (RestoreError, bulk_body, index_body, is_segment_file,
+                                                       restore_tree)
 from flexheap_harness.services.spark import split_heap_flags
 from flexheap_harness.services.stall_source import delay_accounting
 
@@ -331,6 +332,65 @@ def test_restore_links_segment_files_and_copies_the_rest(tmp_path):
     assert not is_segment_file(Path("nodes/0/indices/u1/0/translog/translog-1.tlog"))
 
 
+def test_restore_refuses_to_copy_what_it_cannot_link(monkeypatch, tmp_path):
+    """Copying GBs of segments inside the run would warm the page cache before the node starts
+    and put the index on another device: a segment that cannot be linked fails the run."""
+    seg = tmp_path / "base" / "nodes" / "0" / "indices" / "u1" / "0" / "index"
+    seg.mkdir(parents=True)
+    (seg / "_0.cfs").write_bytes(b"segment")
+
+    def cross_device(_src, _dst):
+        raise OSError(18, "Invalid cross-device link")
+
+    monkeypatch.setattr(os, "link", cross_device)
+    with pytest.raises(RestoreError, match="put --out on the file system of"):
+        restore_tree(tmp_path / "base", tmp_path / "run" / "data")
+    monkeypatch.undo()
+    with pytest.raises(RestoreError, match="is missing"):
+        restore_tree(tmp_path / "gone", tmp_path / "run2" / "data")
+    (seg / "_0.cfs").unlink()
+    with pytest.raises(RestoreError, match="no segment file"):
+        restore_tree(tmp_path / "base", tmp_path / "run3" / "data")
+
+
+def test_a_stale_base_index_is_rebuilt(monkeypatch, tmp_path):
+    """A base index built from another mapping, corpus generator, document count or distribution
+    is rebuilt (the runs never create the index, so a change would otherwise not take effect)."""
+    from flexheap_harness.services import opensearch as os_mod
+    from flexheap_harness.services import opensearch_base
+    builds = []
+
+    class Builder:
+        def __init__(self, dist, java_home, workload_dir, target, docs, seed, start_id, log):
+            builds.append((docs, seed, start_id))
+            self.docs = docs
+
+        def build(self):
+            return {"docs": self.docs, "store_bytes": 1 << 30, "seed": 0, "build_s": 1.0}
+
+    monkeypatch.setattr(opensearch_base, "BaseIndexBuilder", Builder)
+    monkeypatch.setattr("flexheap_harness.jdk.find_jdk", lambda: (type("J", (), {"home": tmp_path})(), None))
+    s = parse_workload("opensearch:large,base_docs=1000")
+    s.base_root, s.dist = tmp_path / "base", tmp_path / "opensearch-3.4.0"
+    first = s._base_index(lambda _m: None)
+    assert builds == [(1000, 44, 150_000)] and first["key"]["docs"] == 1000
+    assert s._base_index(lambda _m: None) == first and len(builds) == 1  # reused
+    meta = json.loads((tmp_path / "base" / "base.json").read_text())
+    meta["key"]["mapping_sha256"] = "0" * 64  # built with another index.json
+    (tmp_path / "base" / "base.json").write_text(json.dumps(meta))
+    said = []
+    s._base_index(said.append)
+    assert len(builds) == 2 and any("stale (mapping_sha256 changed)" in m for m in said)
+    meta.pop("key")  # built before the key existed
+    (tmp_path / "base" / "base.json").write_text(json.dumps(meta))
+    s._base_index(lambda _m: None)
+    assert len(builds) == 3
+    Builder.build = lambda self: {"docs": self.docs - 1, "store_bytes": 1, "seed": 0, "build_s": 1.0}
+    (tmp_path / "base" / "base.json").unlink()
+    with pytest.raises(RuntimeError, match="holds 999 documents, not 1000"):
+        s._base_index(lambda _m: None)
+
+
 def test_base_index_body_and_bulk_request():
     body = index_body(REPO / "services" / "opensearch" / "workload", "-1")
     assert body["settings"]["index.refresh_interval"] == "-1"
@@ -382,6 +442,20 @@ def test_delay_accounting_is_put_back_when_the_run_fails_before_the_service_star
     cfg = RunConfig(policy=parse_policy("g1-50"), budget=512 << 20, device=parse_profile("host"),
                     jdk=Jdk(tmp_path, False), program=[], data_dir=tmp_path, run_dir=tmp_path / "run",
                     drop_caches=False, unbudgeted=True)
+    class Cgroup:  # the run's cgroup, as enter_run_cgroup() made it
+        dirs, warnings = ["/sys/fs/cgroup/memory/flexheap-run"], []
+
+        def oom_kills(self):
+            return 0
+
+        def remove(self):
+            self.dirs = []
+
+        def describe(self):
+            return {}
+
+    cgroup = Cgroup()
+    monkeypatch.setattr(run_mod.runner, "enter_run_cgroup", lambda *a: cgroup)
     try:
         run_mod.run_service_once(cfg, Unprivileged("x", ""), log=lambda _m: None,
                                  support=CgroupSupport(problems=["not root: cannot create cgroups"]))
@@ -390,6 +464,7 @@ def test_delay_accounting_is_put_back_when_the_run_fails_before_the_service_star
         # Checked while the failed call's frames are alive: a setting put back only when the
         # garbage collector closes the context manager would still be 1 here.
         assert knob.read_text().strip() == "0"
+        assert cgroup.dirs == [], "the run's cgroup outlived a run that failed before its service started"
     else:
         pytest.fail("the broken sampler did not fail the run")
 
@@ -407,3 +482,8 @@ def test_query_terms_span_the_requested_zipf_ranks():
         parse_workload("opensearch:small,term_ranks=500")
     with pytest.raises(ValueError, match="term_ranks"):
         parse_workload("opensearch:small,term_ranks=400-100")
+    with pytest.raises(ValueError, match="the phrase queries pair 60 terms"):
+        parse_workload("opensearch:small,term_ranks=20-50")  # 30 terms: too few for 60 phrases
+    with pytest.raises(ValueError, match="HI <= 50000"):
+        parse_workload("opensearch:small,term_ranks=100-60000")
+    assert parse_workload("opensearch:small,term_ranks=20-81").term_ranks == (20, 81)

@@ -33,8 +33,9 @@ import json
 import statistics
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
+from ..integrity import UsageError
 from ..runner import say
 from ..sizes import format_size
 from .base import Service, ServiceUnavailable, is_service_workload, parse_workload
@@ -42,14 +43,18 @@ from .base import Service, ServiceUnavailable, is_service_workload, parse_worklo
 __all__ = ["is_service_workload", "prepare_service", "phase_table", "main"]
 
 
-def prepare_service(args: argparse.Namespace) -> Service:
-    """Parses --workload opensearch:/spark:, fetches and generates what it needs (outside every
-    run's budget and timing) and records its data size for relative budgets ('0.1x')."""
+def prepare_service(args: argparse.Namespace, check: Callable[[Service], None] = lambda s: None) -> Service:
+    """Parses --workload opensearch:/spark:, calls check(service) (a refusal raises), fetches
+    and generates what it needs (outside every run's budget and timing) and records its data
+    size for relative budgets ('0.1x')."""
     try:
         service = parse_workload(args.workload)
+        check(service)
         service.prepare(say)
     except ServiceUnavailable as e:
         raise SystemExit(f"error: {args.workload} is unavailable (its artifact cannot be fetched): {e}")
+    except UsageError:
+        raise  # the caller's refusal, exit 2
     except ValueError as e:
         raise SystemExit(f"error: {e}")
     args.service_data_bytes = service.data_bytes()

@@ -31,6 +31,7 @@ invocation per phase: ingest, ingest-search, search), then stopped and its data 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import pwd
@@ -197,6 +198,9 @@ def parse_test_run(path: Path) -> dict[str, dict[str, Any]]:
     return out
 
 
+PHRASE_PAIRS = 60  # phrase queries of two neighbouring query terms
+
+
 class OpenSearch(Service):
     kind = "opensearch"
     unprivileged = True   # OpenSearch refuses to run as root
@@ -220,8 +224,11 @@ class OpenSearch(Service):
             lo, hi = (int(x) for x in str(p["term_ranks"]).split("-"))
         except ValueError:
             raise ValueError(f"term_ranks must be LO-HI (Zipf ranks), got {p['term_ranks']!r}") from None
-        if not 0 <= lo < hi:
-            raise ValueError(f"term_ranks must be LO-HI with LO < HI, got {p['term_ranks']!r}")
+        from .corpus import CorpusSpec
+        vocab = CorpusSpec.vocab
+        if not 0 <= lo < hi <= vocab or hi - lo < PHRASE_PAIRS + 1:
+            raise ValueError(f"term_ranks must be LO-HI with 0 <= LO, LO + {PHRASE_PAIRS + 1} <= HI <= {vocab} "
+                             f"(the phrase queries pair {PHRASE_PAIRS} terms), got {p['term_ranks']!r}")
         self.term_ranks = (lo, hi)
         self.terms_file = self.data_root / f"terms-{lo}-{hi}.json"
         self.osb_home = self.data_root / "osb-home"
@@ -259,7 +266,7 @@ class OpenSearch(Service):
         self.meta = json.loads(meta_path.read_text())
         if not self.terms_file.exists():
             terms = query_terms(400, *self.term_ranks)
-            phrases = [f"{terms[i]} {terms[i + 1]}" for i in range(0, 60)] + [f"{a} {b}" for a, b in zip(terms[:40], terms[1:41])]
+            phrases = [f"{terms[i]} {terms[i + 1]}" for i in range(0, PHRASE_PAIRS)] + [f"{a} {b}" for a, b in zip(terms[:40], terms[1:41])]
             self.terms_file.write_text(json.dumps({"terms": terms, "phrases": phrases}))
         if p["base_docs"]:
             self.base_meta = self._base_index(log)
@@ -269,18 +276,32 @@ class OpenSearch(Service):
         from ..jdk import find_jdk
         from .opensearch_base import BaseIndexBuilder
         meta_path = self.base_root / "base.json"
+        p = self.params
+        # What the index's bytes depend on: a change to any rebuilds it (its runs do not create
+        # the index, so a new mapping would otherwise never take effect).
+        key = {"docs": p["base_docs"], "seed": p["seed"] + 2, "start_id": p["docs_a"] + p["docs_b"],
+               "distribution": self.dist.name if self.dist else None,
+               "mapping_sha256": hashlib.sha256((workload_dir() / "index.json").read_bytes()).hexdigest(),
+               "generator_sha256": hashlib.sha256(Path(__file__).with_name("corpus.py").read_bytes()).hexdigest()}
         if meta_path.exists():
-            return json.loads(meta_path.read_text())
+            meta = json.loads(meta_path.read_text())
+            if meta.get("key") == key:
+                return meta
+            stale = sorted(k for k in key if (meta.get("key") or {}).get(k) != key[k])
+            log(f"  the base index {self.base_root} is stale ({', '.join(stale)} changed): rebuilding it")
+            meta_path.unlink()
         jdk, warning = find_jdk()
         if jdk is None:
             raise RuntimeError(warning)
-        p = self.params
         log(f"  building the base index {self.base_root} ({p['base_docs']} documents, once)")
         self.base_root.mkdir(parents=True, exist_ok=True)
         os.chmod(self.base_root, 0o755)
         # ids after fh-a and fh-b; seed unlike theirs, so no document repeats one of them
         meta = BaseIndexBuilder(self.dist, jdk.home, workload_dir(), self.base_root / "data", p["base_docs"],
-                                p["seed"] + 2, p["docs_a"] + p["docs_b"], log).build()
+                                key["seed"], key["start_id"], log).build()
+        if meta["docs"] != p["base_docs"]:
+            raise RuntimeError(f"the base index holds {meta['docs']} documents, not {p['base_docs']}")
+        meta["key"] = key
         meta_path.write_text(json.dumps(meta, indent=2))
         log(f"  base index: {meta['docs']} documents, {meta['store_bytes'] / 1e9:.2f} GB in {meta['build_s']:.0f}s")
         return meta
@@ -361,6 +382,13 @@ class OpenSearch(Service):
     def wait_ready(self, ctx: Context, timeout_s: float = 240.0) -> None:
         assert self.server is not None
         wait_healthy(lambda p: self._get(p, timeout=5), self.server, timeout_s, ctx.check_deadline)
+        if self.base_meta:
+            from .opensearch_base import INDEX as BASE_INDEX
+            # A node that opened less than the base index would still take the run's documents
+            # (the ingest phase adds to the index) and measure a small index as a large one.
+            count = int(self._get(f"/{BASE_INDEX}/_count", timeout=60)["count"])
+            if count != int(self.base_meta["docs"]):
+                raise RuntimeError(f"the restored base index holds {count} documents, not {self.base_meta['docs']}")
 
     # ------------------------------------------------------------------ the workload
 

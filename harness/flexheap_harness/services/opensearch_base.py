@@ -62,11 +62,26 @@ def is_segment_file(rel: Path) -> bool:
     return len(rel.parts) >= 2 and rel.parts[-2] == "index" and rel.name != "write.lock"
 
 
+class RestoreError(RuntimeError):
+    """The base index cannot be restored as a measurement needs it (hard-linked, complete)."""
+
+
+def _raise(e: OSError) -> None:
+    raise e
+
+
 def restore_tree(src: Path, dst: Path) -> tuple[int, int]:
     """dst as a restored copy of the data folder src: segment files hard-linked, the rest
-    copied. Returns (linked, copied) file counts."""
+    copied. Returns (linked, copied) file counts.
+
+    A segment file that cannot be linked is an error, not a copy: copying GBs inside the run
+    would read the whole index into the page cache (charged to the harness, not the run's
+    cgroup) before the node starts, and put the run's index on another device than the one
+    the device profile throttles."""
+    if not src.is_dir():
+        raise RestoreError(f"the base index {src} is missing; delete {src.parent / 'base.json'} to rebuild it")
     linked = copied = 0
-    for root, dirs, files in os.walk(src):
+    for root, dirs, files in os.walk(src, onerror=_raise):
         rel_root = Path(root).relative_to(src)
         (dst / rel_root).mkdir(parents=True, exist_ok=True)
         for name in files:
@@ -74,12 +89,15 @@ def restore_tree(src: Path, dst: Path) -> tuple[int, int]:
             if is_segment_file(rel):
                 try:
                     os.link(src / rel, dst / rel)
-                    linked += 1
-                    continue
-                except OSError:  # another file system: a copy, slower but as safe
-                    pass
+                except OSError as e:
+                    raise RestoreError(f"cannot hard-link {src / rel} into the run folder {dst} ({e.strerror}): "
+                                       f"put --out on the file system of {src}") from e
+                linked += 1
+                continue
             shutil.copy2(src / rel, dst / rel)
             copied += 1
+    if not linked:
+        raise RestoreError(f"the base index {src} holds no segment file")
     return linked, copied
 
 

@@ -113,7 +113,8 @@ def run_service_once(cfg: "runner.RunConfig", service: Service, log: Callable[[s
     config["unbudgeted"] = bool(not_enforced)
     config["cgroup"] = cgroup.describe() if cgroup else None
     config["warnings"] = warnings
-    # Closed once the service has stopped (below), or at once if setting up the run fails.
+    # Closed once the service has stopped (below), or at once if setting up the run fails
+    # (the run cgroup is left then too).
     stall_setting = contextlib.ExitStack()
     try:
         config["task_delayacct"] = (stall_setting.enter_context(delay_accounting(log)) if service.unprivileged
@@ -134,6 +135,8 @@ def run_service_once(cfg: "runner.RunConfig", service: Service, log: Callable[[s
         ctx.watchdog = lambda: thrashing(sampler.rows, cfg.thrash)
     except BaseException:
         stall_setting.close()
+        if cgroup:  # nothing runs in it yet
+            runner.leave_run_cgroup(cgroup, summary, warnings)
         raise
     result: dict[str, Any] | None = None
     error: str | None = None
