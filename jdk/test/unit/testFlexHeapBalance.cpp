@@ -704,6 +704,72 @@ TEST(FlexHeapBalanceController, AScanAfterAGcHeavyPhaseShrinksAtOnce) {
   EXPECT_GE(shrinks, 3);
 }
 
+// A 0.5-GiB peak of live data in a 1000-MiB heap (GC at 10% while it was
+// built), then cheap GC (0.5%) for `cheap_s` seconds: the slow horizon still
+// remembers the peak's cost.
+static SyntheticJvm after_a_peak(FlexHeapController& c, double cheap_s) {
+  SyntheticJvm j = gc_only_jvm(0.10);
+  j.committed = 1000 * MiB;
+  j.max_capacity = 1000 * MiB;   // the peak cannot grow it
+  j.used_after = 560 * MiB;
+  j.a = 0.10 * 2.0 * 440.0 * MiB;
+  for (int i = 0; i < 40; i++) {
+    j.step(c, 0.25);
+  }
+  j.a = 0.005 * 2.0 * 440.0 * MiB;
+  for (int i = 0; i < (int)(cheap_s * 4.0); i++) {
+    EXPECT_NE(FlexHeapAction::Shrink, j.step(c, 0.25).action) << i;
+  }
+  return j;
+}
+
+TEST(FlexHeapBalanceController, ARemarkThatFindsThePeakDeadShrinksAtOnce) {
+  // The Remark finds 554 of the 560 MiB dead: the GC goal shrinks at that
+  // pause (stock G1 gives the heap back at the Remark too) instead of
+  // waiting ~10 s for the slow horizon to forget the peak.
+  FlexHeapController c(balance_config());
+  SyntheticJvm j = after_a_peak(c, 3.0);
+  j.used_after = 6 * MiB;
+  FlexHeapDecision d = j.step(c, 0.25);
+  EXPECT_TRUE(d.live_set_fell);
+  EXPECT_EQ(FlexHeapAction::Shrink, d.action);
+  EXPECT_STREQ("gcGoal,shrink", d.reason);
+  EXPECT_GE(d.bytes, 400 * MiB);   // halfway to the goal's target, from 1000 MiB
+
+  // The same history without the fall: the slow horizon holds the heap.
+  FlexHeapController twin(balance_config());
+  SyntheticJvm k = after_a_peak(twin, 3.0);
+  FlexHeapDecision e = k.step(twin, 0.25);
+  EXPECT_FALSE(e.live_set_fell);
+  EXPECT_NE(FlexHeapAction::Shrink, e.action);
+}
+
+TEST(FlexHeapBalanceController, ASmallOrPartialFallOfTheLiveSetIsNoPeakEnding) {
+  // Less than half the live data gone (a marking in steady state): no fall.
+  {
+    FlexHeapController c(balance_config());
+    SyntheticJvm j = after_a_peak(c, 3.0);
+    j.used_after = 290 * MiB;   // 270 of 560 MiB freed: above half stays
+    FlexHeapDecision d = j.step(c, 0.25);
+    EXPECT_FALSE(d.live_set_fell);
+    EXPECT_NE(FlexHeapAction::Shrink, d.action);
+  }
+  // More than half, but under a quarter of the committed heap: no fall.
+  {
+    FlexHeapController c(balance_config());
+    SyntheticJvm j = after_a_peak(c, 3.0);
+    j.used_after = 100 * MiB;
+    j.step(c, 0.25);                // 560 -> 100: a fall, forgotten below
+    j.a = 0.10 * 2.0 * 900.0 * MiB;  // the peak's cost again, at the new headroom
+    for (int i = 0; i < 40; i++) {
+      j.step(c, 0.25);
+    }
+    j.used_after = 40 * MiB;         // 60 of 100 MiB freed: 6% of the heap
+    FlexHeapDecision d = j.step(c, 0.25);
+    EXPECT_FALSE(d.live_set_fell);
+  }
+}
+
 TEST(FlexHeapBalanceController, NoStallSourceWithinTheBandIsSteady) {
   FlexHeapController c(balance_config());
   SyntheticJvm j = jvm(0.045, 0.0, 0.0);

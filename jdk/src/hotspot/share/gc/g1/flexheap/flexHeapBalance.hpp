@@ -120,6 +120,7 @@ class FlexHeapSlowGCRate {
   // seconds <= 0 (or NaN) means FlexHeapBalanceWindow::DefaultSeconds.
   explicit FlexHeapSlowGCRate(double seconds);
   void add(double wall, double c_gc, double headroom);
+  void reset() { _wall = _gc = _gc_h = 0.0; }   // forget every interval
   double rate() const;          // decayed sum(C_gc) / decayed sum(wall)
   double coefficient() const;   // decayed sum(C_gc * H) / decayed sum(wall)
   double seconds() const { return _seconds; }

@@ -65,6 +65,8 @@ const double FlexHeapController::GoalAimFraction = 1.0;
 const double FlexHeapController::GoalFloorFraction = 0.25;
 const double FlexHeapController::GoalShrinkHorizonWindows = 5.0;
 const double FlexHeapController::TooSmallMemorySeconds = 30.0;
+const double FlexHeapController::LiveSetFallFraction = 0.5;
+const double FlexHeapController::LiveSetFallCommittedFraction = 0.25;
 const double FlexHeapController::DeadBandFraction = 0.02;
 const double FlexHeapController::RefaultSaturation = 0.1;
 const double FlexHeapController::MaxRentPriceMinIO = 10.0;
@@ -105,6 +107,7 @@ FlexHeapController::FlexHeapController(const FlexHeapConfig& cfg) :
   _has_last(false),
   _last_headroom(0.0),
   _last_cache(0.0),
+  _last_used_after(0.0),
   _wall_since_marking(FlexHeapController::MarkingRequestSeconds),
   _wall_since_step(0.0),
   _too_small_headroom(0.0),
@@ -289,6 +292,18 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
     _has_last = true;
     _last_headroom = committed;
     _last_cache = cache;
+    _last_used_after = used_after;
+  }
+  // Most of the live data gone since the previous pause: a marking (or a
+  // full GC) found the load's peak over. The young GCs' cost at the peak
+  // (copying the data that has now died) says nothing about the heap the
+  // next phase needs; without this the slow horizon held ~0.5 GiB of an empty
+  // heap for 10 s after a 0.5-GiB peak, where stock G1 gives it back at the
+  // Remark (TestFlexHeapNoStallSource).
+  d.live_set_fell = used_after < LiveSetFallFraction * _last_used_after &&
+                    _last_used_after - used_after >= LiveSetFallCommittedFraction * committed;
+  if (d.live_set_fell) {
+    _slow_gc.reset();
   }
   // The interval's GC cost was set by the headroom left after the previous
   // pause, and its I/O by the page cache then.
@@ -300,11 +315,12 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   _slow_gc.add(wall, window_gc, _last_headroom);
   _wall_since_step += wall;
   _too_small_age += wall;
-  if (d.phase_shift || _too_small_age > TooSmallMemorySeconds) {
+  if (d.phase_shift || d.live_set_fell || _too_small_age > TooSmallMemorySeconds) {
     _too_small_headroom = 0.0;
   }
   _last_headroom = headroom;
   _last_cache = cache;
+  _last_used_after = used_after;
 
   const double cores = (double)(s.cores < s.mutators ? s.cores : s.mutators);
   const double mut_cores = cores >= 1.0 ? cores : 1.0;
@@ -362,7 +378,7 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
       }
     } else if (gc_share < GoalLowFraction * goal &&
                (io_bound || (_slow_gc.rate() / mut_cores < GoalLowFraction * goal &&
-                             (!_has_applied || _wall_since_step >= _window.seconds())))) {
+                             (!_has_applied || d.live_set_fell || _wall_since_step >= _window.seconds())))) {
       // A shrink needs the GC cost low over the slow horizon too, and a
       // window that has seen the current size; it goes no further than the
       // higher of the two costs allows, nor below GoalHighFraction x a

@@ -132,6 +132,9 @@ struct FlexHeapDecision {
                                                      // < 0: unlimited (no price known, or no memory limit)
   bool phase_shift;                                  // this interval restarted the cost window
                                                      // (FlexHeapBalanceWindow::add())
+  bool live_set_fell;                                // balance: this pause found most of the live data
+                                                     // gone (LiveSetFallFraction): the GC goal's slow
+                                                     // horizon restarted and its step guard let go
   bool stock_sizing;                                 // paper policy, no I/O cost in the whole window: G1 sizes
                                                      // this pause as stock G1 does (reason "noIO,stock")
   bool start_marking;                                // the target is below used_after + eden target: only a
@@ -171,6 +174,13 @@ class FlexHeapController {
   // The GC goal shrinks only when the GC cost over this many balance windows
   // (FlexHeapSlowGCRate) is below its band as well as the window's.
   static const double GoalShrinkHorizonWindows;
+  // A pause whose used_after is below this fraction of the previous pause's,
+  // with the drop at least LiveSetFallCommittedFraction of the committed
+  // heap, found the live data of the phase before gone (a Remark or full GC
+  // after a load peak): the GC cost the slow horizon remembers came from
+  // that phase, so the horizon restarts and the GC goal may shrink at once.
+  static const double LiveSetFallFraction;
+  static const double LiveSetFallCommittedFraction;
   // A headroom a GC-goal shrink reached and the GC cost then found above
   // the goal's band bounds the GC goal's shrinks for this much wall time (or
   // until a phase shift).
@@ -214,6 +224,7 @@ class FlexHeapController {
   bool                 _has_last;            // balance: _last_headroom/_last_cache are set
   double               _last_headroom;       // bytes of headroom after the previous pause (and its resize)
   double               _last_cache;          // page cache at the previous pause
+  double               _last_used_after;     // used_after at the previous pause (bytes)
   double               _wall_since_marking;  // wall time since the last start_marking
   double               _wall_since_step;     // wall time since the last applied step
   double               _too_small_headroom;  // balance: headroom a shrink reached whose GC cost was

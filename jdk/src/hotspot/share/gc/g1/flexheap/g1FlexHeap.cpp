@@ -395,9 +395,10 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   const char* policy = _controller.config().policy == FlexHeapPolicyKind::Paper ? "paper" : "balance";
   const char* reason = d.reason != nullptr ? d.reason : "none";
   char reason_buf[96];
-  if (explicit_full || floor_bound || d.phase_shift) {
-    jio_snprintf(reason_buf, sizeof(reason_buf), "%s%s%s", explicit_full ? "explicitGc,stock" : reason,
-                 floor_bound ? ",fullGcFloor" : "", d.phase_shift ? ",phaseShift" : "");
+  if (explicit_full || floor_bound || d.phase_shift || d.live_set_fell) {
+    jio_snprintf(reason_buf, sizeof(reason_buf), "%s%s%s%s", explicit_full ? "explicitGc,stock" : reason,
+                 floor_bound ? ",fullGcFloor" : "", d.phase_shift ? ",phaseShift" : "",
+                 d.live_set_fell ? ",liveSetFell" : "");
     reason = reason_buf;
   }
   log_info(gc, flexheap)("GC(%u) decision state=%s action=%s bytes=%zu reason=%s C_gc=%.6f C_io=%.6f "
