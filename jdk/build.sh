@@ -57,13 +57,10 @@ flock 9
 
 "$FLEXHEAP_ROOT/jdk/deps.sh"
 src=$("$FLEXHEAP_ROOT/jdk/apply.sh")
-if [ "$level" != release ]; then
-  # A debug build has its own build dir: it only needs the shared lock while the
-  # source overlay is applied, so a long debug compile does not hold up release
-  # rebuilds; two debug builds of one level still wait for each other.
-  exec 8>"$FLEXHEAP_CACHE/build-$level.lock"
-  flock -u 9; flock 8
-fi
+# A debug build has its own build dir but compiles from the same source
+# overlay, so it keeps the lock to the end: a release build of another
+# checkout re-applied its sources under a running fastdebug compile, which
+# then built a mix of two revisions.
 export CCACHE_DIR="${CCACHE_DIR:-$FLEXHEAP_CACHE/ccache}"
 mkdir -p "$CCACHE_DIR"; ccache -M 8G >/dev/null
 
