@@ -367,6 +367,8 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
     rule = RuleGCGoal;
     target_headroom = headroom;
     const bool io_bound = d.io_rate / mut_cores >= SignificantIOFractionOfGoal * goal;
+    // The guards below are for a steady cost that is GC alone.
+    const bool unguarded = io_bound || d.live_set_fell;
     if (gc_share > GoalHighFraction * goal) {
       target_headroom = flexheap_goal_headroom(a, GoalAimFraction * goal, mut_cores);
       // Growing back after a shrink: the headroom the window's GC cost came
@@ -377,8 +379,8 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
         _too_small_age = 0.0;
       }
     } else if (gc_share < GoalLowFraction * goal &&
-               (io_bound || (_slow_gc.rate() / mut_cores < GoalLowFraction * goal &&
-                             (!_has_applied || d.live_set_fell || _wall_since_step >= _window.seconds())))) {
+               (unguarded || (_slow_gc.rate() / mut_cores < GoalLowFraction * goal &&
+                              (!_has_applied || _wall_since_step >= _window.seconds())))) {
       // A shrink needs the GC cost low over the slow horizon too, and a
       // window that has seen the current size; it goes no further than the
       // higher of the two costs allows, nor below GoalHighFraction x a
@@ -387,10 +389,13 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
       // after every few young GCs), and stepping back and forth across that
       // size costs more than either side of it.
       // Mutators that stall on I/O (recoverable or not: a scan) get the memory
-      // back at once: the guards are for a cost that is GC alone.
-      const double slow_a = io_bound ? 0.0 : _slow_gc.coefficient();
+      // back at once, and so does a heap whose live data just fell (the
+      // window decides: the slow horizon restarted at this pause and holds
+      // only its interval, often the few ms from a concurrent start to its
+      // Remark with the marking's CPU in it).
+      const double slow_a = unguarded ? 0.0 : _slow_gc.coefficient();
       target_headroom = flexheap_goal_headroom(slow_a > a ? slow_a : a, GoalAimFraction * goal, mut_cores);
-      if (!io_bound && _too_small_headroom > 0.0 && target_headroom < GoalHighFraction * _too_small_headroom) {
+      if (!unguarded && _too_small_headroom > 0.0 && target_headroom < GoalHighFraction * _too_small_headroom) {
         target_headroom = GoalHighFraction * _too_small_headroom;
       }
       if (target_headroom > headroom) {
