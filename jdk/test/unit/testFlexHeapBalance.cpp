@@ -234,6 +234,7 @@ struct SyntheticJvm {
   bool   io_available;
   size_t committed;
   size_t used_after;
+  size_t eden_used;     // eden in used_after (a Remark's)
   size_t flexible;     // heap headroom + page cache
   size_t max_capacity;
   size_t min_capacity;
@@ -266,6 +267,7 @@ struct SyntheticJvm {
     s.region_size = MiB;
     s.used = committed;
     s.used_after = used_after;
+    s.eden_used = eden_used;
     s.free_regions = (committed - used_after) / MiB;
     s.eden_target_regions = eden_regions;
     s.min_eden_regions = min_eden_regions;
@@ -304,6 +306,7 @@ static SyntheticJvm jvm(double gc_share_at_start, double io_share_at_start, doub
   SyntheticJvm j;
   j.committed = 300 * MiB;
   j.used_after = 100 * MiB;          // headroom 200 MiB
+  j.eden_used = 0;
   j.flexible = 1000 * MiB;           // page cache 800 MiB
   j.max_capacity = 1100 * MiB;
   j.min_capacity = 8 * MiB;
@@ -770,10 +773,47 @@ TEST(FlexHeapBalanceController, ASmallOrPartialFallOfTheLiveSetIsNoPeakEnding) {
     for (int i = 0; i < 40; i++) {
       j.step(c, 0.25);
     }
+    ASSERT_GT(j.committed, 240 * MiB);  // so that 60 MiB is under a quarter of it
     j.used_after = 40 * MiB;         // 60 of 100 MiB freed: 6% of the heap
     FlexHeapDecision d = j.step(c, 0.25);
     EXPECT_FALSE(d.live_set_fell);
   }
+}
+
+TEST(FlexHeapBalanceController, TheEdenARemarkHoldsIsNoLiveData) {
+  // A Remark's used_after holds the eden filled during the marking (here
+  // 400 of 560 MiB); the young GC after it empties that eden. The live data
+  // (160 MiB) did not fall, so neither pause is a live-set fall.
+  FlexHeapController c(balance_config());
+  SyntheticJvm j = after_a_peak(c, 3.0);
+  j.used_after = 160 * MiB;
+  j.step(c, 0.25);
+  j.used_after = 560 * MiB;
+  j.eden_used = 400 * MiB;
+  EXPECT_FALSE(j.step(c, 0.25).live_set_fell);   // the Remark
+  j.used_after = 165 * MiB;
+  j.eden_used = 0;
+  FlexHeapDecision d = j.step(c, 0.25);          // the young GC after it
+  EXPECT_FALSE(d.live_set_fell);
+  // The same young GC, had the Remark's eden been counted as live data:
+  FlexHeapController twin(balance_config());
+  SyntheticJvm k = after_a_peak(twin, 3.0);
+  k.used_after = 560 * MiB;
+  k.step(twin, 0.25);
+  k.used_after = 165 * MiB;
+  EXPECT_TRUE(k.step(twin, 0.25).live_set_fell);
+}
+
+TEST(FlexHeapBalanceController, AFullGcInTheSamePauseIsNoLiveSetFall) {
+  // A young GC that ran out of space keeps its failed regions as old data
+  // and a full GC follows in the same pause (no mutator time between): what
+  // it frees was never live data of a phase, so no fall.
+  FlexHeapController c(balance_config());
+  SyntheticJvm j = after_a_peak(c, 3.0);
+  j.used_after = 6 * MiB;
+  FlexHeapSample s = j.interval(0.25);
+  s.t_mut = 0.0;
+  EXPECT_FALSE(c.decide(s).live_set_fell);
 }
 
 TEST(FlexHeapBalanceController, NoStallSourceWithinTheBandIsSteady) {

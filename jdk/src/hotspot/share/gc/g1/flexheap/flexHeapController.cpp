@@ -107,7 +107,7 @@ FlexHeapController::FlexHeapController(const FlexHeapConfig& cfg) :
   _has_last(false),
   _last_headroom(0.0),
   _last_cache(0.0),
-  _last_used_after(0.0),
+  _last_old_used(0.0),
   _wall_since_marking(FlexHeapController::MarkingRequestSeconds),
   _wall_since_step(0.0),
   _too_small_headroom(0.0),
@@ -282,6 +282,8 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   const double used_after = (double)(s.used_after < s.committed ? s.used_after : s.committed);
   // A full heap still has the GC's allocation region: never model less than one region.
   const double headroom = committed - used_after > region ? committed - used_after : region;
+  const double eden = (double)(s.eden_used < s.used_after ? s.eden_used : s.used_after);
+  const double old_used = (double)s.used_after - eden;
   const double cache = (double)s.page_cache;
   const double wall = (s.t_mut > 0.0 ? s.t_mut : 0.0) + (s.t_stw > 0.0 ? s.t_stw : 0.0);
 
@@ -292,7 +294,7 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
     _has_last = true;
     _last_headroom = committed;
     _last_cache = cache;
-    _last_used_after = used_after;
+    _last_old_used = old_used;
   }
   // Most of the live data gone since the previous pause: a marking (or a
   // full GC) found the load's peak over. The young GCs' cost at the peak
@@ -300,8 +302,12 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   // next phase needs; without this the slow horizon held ~0.5 GiB of an empty
   // heap for 10 s after a 0.5-GiB peak, where stock G1 gives it back at the
   // Remark (TestFlexHeapNoStallSource).
-  d.live_set_fell = used_after < LiveSetFallFraction * _last_used_after &&
-                    _last_used_after - used_after >= LiveSetFallCommittedFraction * committed;
+  // Eden is left out on both sides: a Remark's used_after holds the eden
+  // filled during the marking, which the next young GC empties without any
+  // live data falling. A pause with no mutator time since the last (a full GC
+  // right after a young GC that ran out of space) is no new phase either.
+  d.live_set_fell = s.t_mut > 0.0 && old_used < LiveSetFallFraction * _last_old_used &&
+                    _last_old_used - old_used >= LiveSetFallCommittedFraction * committed;
   if (d.live_set_fell) {
     _slow_gc.reset();
   }
@@ -320,7 +326,7 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   }
   _last_headroom = headroom;
   _last_cache = cache;
-  _last_used_after = used_after;
+  _last_old_used = old_used;
 
   const double cores = (double)(s.cores < s.mutators ? s.cores : s.mutators);
   const double mut_cores = cores >= 1.0 ? cores : 1.0;

@@ -79,6 +79,8 @@ struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i
   size_t   min_eden_regions;    // G1's smallest young generation (G1NewSizePercent of the heap)
   size_t   page_cache;          // S_io bytes (cgroup memory.stat file/cache, or /proc/meminfo Cached)
   size_t   used_after;          // heap used after the GC (live data plus what this GC could not reclaim)
+  size_t   eden_used;           // eden in used_after: 0 after a young or full GC; at a Remark, what the
+                                // mutators allocated since the last young GC
   bool     cache_signals;       // refault_bytes/read_bytes are valid (memory cgroup or /proc/vmstat readable)
   double   refault_bytes;       // page-cache refaults in the interval (workingset_refault_file x page size):
                                 // reads a larger cache would have served
@@ -174,11 +176,12 @@ class FlexHeapController {
   // The GC goal shrinks only when the GC cost over this many balance windows
   // (FlexHeapSlowGCRate) is below its band as well as the window's.
   static const double GoalShrinkHorizonWindows;
-  // A pause whose used_after is below this fraction of the previous pause's,
-  // with the drop at least LiveSetFallCommittedFraction of the committed
-  // heap, found the live data of the phase before gone (a Remark or full GC
-  // after a load peak): the GC cost the slow horizon remembers came from
-  // that phase, so the horizon restarts and the GC goal may shrink at once.
+  // A pause whose used_after less eden is below this fraction of the
+  // previous pause's, with the drop at least LiveSetFallCommittedFraction of
+  // the committed heap, found the live data of the phase before gone (a
+  // Remark or full GC after a load peak): the GC cost the slow horizon
+  // remembers came from that phase, so the horizon restarts and the GC goal
+  // may shrink at once.
   static const double LiveSetFallFraction;
   static const double LiveSetFallCommittedFraction;
   // A headroom a GC-goal shrink reached and the GC cost then found above
@@ -224,7 +227,7 @@ class FlexHeapController {
   bool                 _has_last;            // balance: _last_headroom/_last_cache are set
   double               _last_headroom;       // bytes of headroom after the previous pause (and its resize)
   double               _last_cache;          // page cache at the previous pause
-  double               _last_used_after;     // used_after at the previous pause (bytes)
+  double               _last_old_used;       // used_after less eden at the previous pause (bytes)
   double               _wall_since_marking;  // wall time since the last start_marking
   double               _wall_since_step;     // wall time since the last applied step
   double               _too_small_headroom;  // balance: headroom a shrink reached whose GC cost was

@@ -276,6 +276,9 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   s.region_size = G1HeapRegion::GrainBytes;
   s.used = kind == Remark ? _g1h->used() : MAX2(_used_at_pause_start, _g1h->used());
   s.used_after = _g1h->used();
+  // Eden regions, the current allocation regions' unused ends included: 0
+  // after a young or full GC, the eden filled during the marking at a Remark.
+  s.eden_used = MIN2((size_t)_g1h->eden_regions_count() * G1HeapRegion::GrainBytes, s.used_after);
   s.free_regions = _g1h->num_free_regions();
   s.eden_target_regions = _g1h->policy()->young_list_target_length();
   // G1YoungGenSizer's default minimum (G1Policy does not expose its sizer).
