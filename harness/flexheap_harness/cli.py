@@ -36,7 +36,7 @@ from typing import Any, Sequence
 from . import oracle, plots, results_manifest
 from .cgroups import detect
 from .compare import load_comparison, render_text, run_comparison
-from .devices import PROFILES, block_device_of, parse_profile, read_ahead_file, read_ahead_kb
+from .devices import PROFILES, block_device_near, parse_profile, read_ahead_file, read_ahead_kb
 from .integrity import UNBUDGETED, UsageError, check_budget_above_floor, enforcement_problems, jvm_floor, refusal_message
 from .jdk import bench_jar, find_jdk, jdk_for_policy, repo_root, require_policy_jdks
 from .policies import BUILTIN, parse_policy, policies_named_in
@@ -249,18 +249,6 @@ def read_ahead_arg(text: str) -> int:
     if size % (4 << 10) or not 4 << 10 <= size <= 64 << 20:
         raise argparse.ArgumentTypeError(f"--read-ahead {text}: give 4k..64m in whole 4k pages")
     return size
-
-
-def block_device_near(path: Path) -> str | None:
-    """The block device of path, or of its nearest existing parent (a service's data folder
-    exists only once the service is prepared); None if there is none."""
-    path = Path(path).absolute()
-    while not path.exists() and path != path.parent:
-        path = path.parent
-    try:
-        return block_device_of(path)
-    except OSError:
-        return None
 
 
 def check_read_ahead(size: int | None, block: str | None) -> None:

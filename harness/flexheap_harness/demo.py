@@ -157,15 +157,10 @@ def ensure_index(java: Path, jar: Path, index: Path, size_mb: int, seed: int, lo
 
 def _enforcement_problems(args: argparse.Namespace) -> list[str]:
     from .cgroups import detect
-    from .devices import block_device_of, parse_profile
+    from .devices import block_device_near, parse_profile
     from .integrity import enforcement_problems
-    existing = args.index
-    while not existing.exists() and existing != existing.parent:
-        existing = existing.parent  # the index may not be built yet: its disk is its parent's
-    try:
-        block = block_device_of(existing)
-    except OSError:
-        block = None
+    # the index may not be built yet: its disk is its nearest existing parent's
+    block = block_device_near(args.index)
     return enforcement_problems(detect(None), 1, parse_profile(args.device), block, args.index)
 
 

@@ -162,6 +162,18 @@ def block_device_of(path: str | os.PathLike[str]) -> str | None:
     return whole_disk(f"{major}:{minor}")
 
 
+def block_device_near(path: str | os.PathLike[str]) -> str | None:
+    """The block device of path, or of its nearest existing parent (a service's data folder
+    exists only once the service is prepared); None if there is none."""
+    path = Path(path).absolute()
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    try:
+        return block_device_of(path)
+    except OSError:
+        return None
+
+
 # ---------------------------------------------------------------- read-ahead of the data device
 
 

@@ -48,7 +48,7 @@ from typing import Any, Callable
 
 from . import gclog, jfr
 from .cgroups import CgroupSupport, RunCgroup, detect
-from .devices import DeviceProfile, block_device_of, read_ahead, read_ahead_kb
+from .devices import DeviceProfile, block_device_near, block_device_of, read_ahead, read_ahead_kb
 from .integrity import UNBUDGETED, NotEnforced, enforcement_problems, refusal_message
 from .jdk import Jdk
 from .policies import Policy, jvm_flags, max_heap_bytes
@@ -193,11 +193,8 @@ def leave_run_cgroup(cgroup: RunCgroup, summary: dict[str, Any], warnings: list[
 def run_once(cfg: RunConfig, log: Callable[[str], None] = say, support: CgroupSupport | None = None) -> dict[str, Any]:
     """Runs one JVM under cfg and returns (and writes) its summary. Never raises for a failed
     JVM; KeyboardInterrupt propagates after cleanup."""
-    try:
-        device = block_device_of(cfg.data_dir)
-    except OSError:
-        device = None
-    with read_ahead(device, cfg.read_ahead, warn=log):
+    # as the CLI's preflight found it (devices.block_device_near)
+    with read_ahead(block_device_near(cfg.data_dir), cfg.read_ahead, warn=log):
         return _run_once(cfg, log, support)
 
 

@@ -203,7 +203,7 @@ def test_cli_refuses_budget_below_floor(monkeypatch, fake_jdk, tmp_path, capsys)
 
 def test_cli_refuses_read_ahead_it_cannot_set(monkeypatch, fake_jdk, tmp_path, capsys):
     monkeypatch.setattr(cli, "enforcement_problems", lambda *a: [])
-    monkeypatch.setattr(cli, "block_device_of", lambda _d: None)  # e.g. tmpfs
+    monkeypatch.setattr(cli, "block_device_near", lambda _d: None)  # e.g. tmpfs
     argv = ["run", "--policy", "g1-90", "--read-ahead", "128k", "--jdk", str(fake_jdk), "--out", str(tmp_path / "r")]
     assert cli.main(argv + ["--", "-version"]) == 2
     assert "--read-ahead: the data directory is on no block device" in capsys.readouterr().err
@@ -234,7 +234,7 @@ def test_cli_refuses_read_ahead_before_preparing_a_service(monkeypatch, fake_jdk
     monkeypatch.setattr(services_cli, "parse_workload", lambda _w: Service("x", ""))
     monkeypatch.setattr(cli, "is_service_workload", lambda _w: True)
     seen = []
-    monkeypatch.setattr(cli, "block_device_of", lambda d: seen.append(d) or None)
+    monkeypatch.setattr("flexheap_harness.devices.block_device_of", lambda d: seen.append(d) or None)
     argv = ["run", "--policy", "g1-90", "--workload", "opensearch:smoke", "--read-ahead", "128k",
             "--jdk", str(fake_jdk), "--out", str(tmp_path / "r")]
     assert cli.main(argv) == 2

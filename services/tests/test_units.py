@@ -343,7 +343,7 @@ def test_restore_refuses_to_copy_what_it_cannot_link(monkeypatch, tmp_path):
         raise OSError(18, "Invalid cross-device link")
 
     monkeypatch.setattr(os, "link", cross_device)
-    with pytest.raises(RestoreError, match="put --out on the file system of"):
+    with pytest.raises(RestoreError, match="must be on the file system of"):
         restore_tree(tmp_path / "base", tmp_path / "run" / "data")
     monkeypatch.undo()
     with pytest.raises(RestoreError, match="is missing"):
@@ -389,6 +389,20 @@ def test_a_stale_base_index_is_rebuilt(monkeypatch, tmp_path):
     (tmp_path / "base" / "base.json").unlink()
     with pytest.raises(RuntimeError, match="holds 999 documents, not 1000"):
         s._base_index(lambda _m: None)
+
+
+def test_a_node_that_opens_less_than_the_base_index_fails_the_run(monkeypatch):
+    from flexheap_harness.services import opensearch as os_mod
+    s = parse_workload("opensearch:large,base_docs=1000")
+    s.base_meta = {"docs": 1000}
+    s.server = object()
+    monkeypatch.setattr(os_mod, "wait_healthy", lambda *a, **k: None)
+    ctx = type("Ctx", (), {"check_deadline": staticmethod(lambda: None)})()
+    monkeypatch.setattr(s, "_get", lambda path, timeout=5.0: {"count": 1000})
+    s.wait_ready(ctx)  # the whole base index: ready
+    monkeypatch.setattr(s, "_get", lambda path, timeout=5.0: {"count": 12})
+    with pytest.raises(RuntimeError, match="holds 12 documents, not 1000"):
+        s.wait_ready(ctx)
 
 
 def test_base_index_body_and_bulk_request():

@@ -90,8 +90,9 @@ def restore_tree(src: Path, dst: Path) -> tuple[int, int]:
                 try:
                     os.link(src / rel, dst / rel)
                 except OSError as e:
-                    raise RestoreError(f"cannot hard-link {src / rel} into the run folder {dst} ({e.strerror}): "
-                                       f"put --out on the file system of {src}") from e
+                    raise RestoreError(f"cannot hard-link {src / rel} into the node's data folder {dst} "
+                                       f"({e.strerror}): the node folder (under --out, or /var/tmp when the "
+                                       f"service user cannot reach --out) must be on the file system of {src}") from e
                 linked += 1
                 continue
             shutil.copy2(src / rel, dst / rel)

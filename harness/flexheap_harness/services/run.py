@@ -134,9 +134,11 @@ def run_service_once(cfg: "runner.RunConfig", service: Service, log: Callable[[s
         sampler = Sampler(rd / "samples.csv", cgroup, device, pids, t0, cfg.sample_interval_s)
         ctx.watchdog = lambda: thrashing(sampler.rows, cfg.thrash)
     except BaseException:
-        stall_setting.close()
-        if cgroup:  # nothing runs in it yet
-            runner.leave_run_cgroup(cgroup, summary, warnings)
+        try:
+            stall_setting.close()
+        finally:
+            if cgroup:  # nothing runs in it yet
+                runner.leave_run_cgroup(cgroup, summary, warnings)
         raise
     result: dict[str, Any] | None = None
     error: str | None = None
