@@ -39,6 +39,7 @@ from .compare import load_comparison, render_text, run_comparison
 from .devices import PROFILES, block_device_near, parse_profile, read_ahead_file, read_ahead_kb
 from .integrity import UNBUDGETED, UsageError, check_budget_above_floor, enforcement_problems, jvm_floor, refusal_message
 from .jdk import bench_jar, find_jdk, jdk_for_policy, repo_root, require_policy_jdks
+from .machine_lock import measuring
 from .policies import BUILTIN, parse_policy, policies_named_in
 from .runner import RunConfig, bench_program, print_summary, run_once
 from .services.cli import is_service_workload, prepare_service
@@ -510,21 +511,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         require_policy_jdks(policies_named_in(args))  # e.g. g1-26 without the JDK-26 baseline: exit 2
-        if args.command == "run":
-            return cmd_run(args, program)
-        if args.command == "compare":
-            return cmd_compare(args, program)
-        if args.command == "sweep":
-            return cmd_sweep(args, program)
         if args.command == "plot":
             return cmd_plot(args)
         if args.command == "oracle":
             return cmd_oracle(args)
         if args.command == "report":
             return cmd_report(args)
-        if args.command == "demo":
-            from .demo import run_demo
-            return run_demo(args)
+        with measuring(["flexheap-bench", *argv]):  # a second measuring command meanwhile: exit 2
+            if args.command == "run":
+                return cmd_run(args, program)
+            if args.command == "compare":
+                return cmd_compare(args, program)
+            if args.command == "sweep":
+                return cmd_sweep(args, program)
+            if args.command == "demo":
+                from .demo import run_demo
+                return run_demo(args)
     except KeyboardInterrupt:
         print("\ninterrupted; the run's cgroup was cleaned up", file=sys.stderr)
         return 130
