@@ -57,8 +57,12 @@ def lock_path() -> Path:
 def measuring(argv: Sequence[str], path: Path | None = None) -> Iterator[None]:
     """Hold the machine for the block, or raise Busy naming who holds it."""
     path = path or lock_path()
+    writable = True
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except PermissionError:  # another user's lock file: it still locks, we cannot sign it
+            fd, writable = os.open(path, os.O_RDONLY), False
     except OSError as e:  # e.g. no /run/lock, or not ours: degrade, do not refuse
         print(f"warning: cannot open the harness lock {path} ({e.strerror}): another harness run "
               "at the same time would go unnoticed", file=sys.stderr)
@@ -72,8 +76,9 @@ def measuring(argv: Sequence[str], path: Path | None = None) -> Iterator[None]:
             raise Busy(f"another harness run is measuring on this machine ({holder}). Two at once share "
                        f"the CPUs, the disk and its read-ahead, and each would measure the other: wait "
                        f"for it to end (lock {path})") from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"pid {os.getpid()}: {' '.join(argv)}\n".encode(), 0)
+        if writable:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"pid {os.getpid()}: {' '.join(argv)}\n".encode(), 0)
         yield
     finally:
         os.close(fd)  # releases the flock

@@ -75,3 +75,21 @@ def test_an_unopenable_lock_warns_and_runs(tmp_path, capsys):
     with measuring(["x"], tmp_path / "no" / "such" / "dir" / "lock"):
         ran = True
     assert ran and "cannot open the harness lock" in capsys.readouterr().err
+
+
+def test_another_users_lock_file_still_locks(tmp_path, monkeypatch):
+    import flexheap_harness.machine_lock as ml
+    path = tmp_path / "theirs.lock"
+    path.write_text("pid 1: theirs\n")
+    real_open = os.open
+
+    def no_write(p, flags, *mode):  # as for a non-root user and root's 0644 file
+        if flags & os.O_RDWR:
+            raise PermissionError(13, "Permission denied")
+        return real_open(p, flags, *mode)
+    monkeypatch.setattr(ml.os, "open", no_write)
+    with measuring(["mine"], path):
+        monkeypatch.setattr(ml.os, "open", real_open)
+        with pytest.raises(Busy, match="pid 1: theirs"):
+            with measuring(["second"], path):
+                pass
