@@ -391,6 +391,35 @@ def test_a_stale_base_index_is_rebuilt(monkeypatch, tmp_path):
         s._base_index(lambda _m: None)
 
 
+def test_a_stale_corpus_and_its_terms_are_regenerated(monkeypatch, tmp_path):
+    """A corpus made by another generator or for other parameters (or before corpora were keyed)
+    is made again, with its query terms: the runs would otherwise measure the old documents."""
+    from flexheap_harness.services import opensearch as os_mod
+    s = parse_workload("opensearch:smoke,docs_a=200,docs_b=100")
+    s.data_root, s.osb_home = tmp_path / "data", tmp_path / "data" / "osb-home"
+    s.terms_file = s.data_root / "terms-x.json"
+    s.data_root.mkdir()
+    said: list[str] = []
+    s._corpus(said.append)
+    docs_a = s._corpus_dir("fh-a") / "docs-a.json"
+    assert s.meta["fh-a"]["docs"] == 200 and s.meta["key"]["docs_a"] == 200 and s.terms_file.exists()
+    assert len(docs_a.read_text().splitlines()) == 200 and any("generating" in m for m in said)
+    said.clear()
+    s._corpus(said.append)
+    assert not any("generating" in m for m in said)  # reused
+    monkeypatch.setattr(os_mod, "generator_sha256", lambda: "f" * 64)  # corpus.py changed
+    s.terms_file.write_text("{}")
+    s._corpus(said.append)
+    assert any("stale (generator_sha256 changed)" in m for m in said)
+    assert json.loads(s.terms_file.read_text())["terms"]  # drawn again
+    meta = json.loads((s.data_root / "corpus.json").read_text())
+    meta.pop("key")  # made before corpora were keyed
+    (s.data_root / "corpus.json").write_text(json.dumps(meta))
+    said.clear()
+    s._corpus(said.append)
+    assert any("stale (docs_a, docs_b, generator_sha256, seed changed)" in m for m in said)
+
+
 def test_a_node_that_opens_less_than_the_base_index_fails_the_run(monkeypatch):
     from flexheap_harness.services import opensearch as os_mod
     s = parse_workload("opensearch:large,base_docs=1000")

@@ -75,6 +75,11 @@ PHASES = ("ingest", "ingest-search", "search")
 MAIN_CLASS = "org.opensearch.bootstrap.OpenSearch"
 
 
+def generator_sha256() -> str:
+    """What a generated corpus, its query terms and the base index depend on: corpus.py's bytes."""
+    return hashlib.sha256(Path(__file__).with_name("corpus.py").read_bytes()).hexdigest()
+
+
 def workload_dir() -> Path:
     return repo_root() / "services" / "opensearch" / "workload"
 
@@ -247,13 +252,29 @@ class OpenSearch(Service):
     def prepare(self, log: Callable[[str], None]) -> None:
         self.dist = fetch("opensearch", log)
         self.osb = fetch("osb", log)
+        self._corpus(log)
+        if self.params["base_docs"]:
+            self.base_meta = self._base_index(log)
+
+    def _corpus(self, log: Callable[[str], None]) -> None:
+        """The generated corpora and query terms, (re)made when missing or made by another
+        generator or for other parameters: a stale corpus would be measured as the new one."""
         from .corpus import CorpusSpec, query_terms, write_ndjson  # numpy only here
         p = self.params
         meta_path = self.data_root / "corpus.json"
+        key = {"docs_a": p["docs_a"], "docs_b": p["docs_b"], "seed": p["seed"], "generator_sha256": generator_sha256()}
+        if meta_path.exists():
+            old = json.loads(meta_path.read_text()).get("key") or {}
+            if old != key:
+                stale = sorted(k for k in key if old.get(k) != key[k])
+                log(f"  the corpus {self.data_root} is stale ({', '.join(stale)} changed): regenerating it")
+                meta_path.unlink()
+                for terms in self.data_root.glob("terms-*.json"):  # drawn by the same generator
+                    terms.unlink()
         if not meta_path.exists():
             log(f"  generating corpus {self.data_root} ({p['docs_a']} + {p['docs_b']} documents)")
             t = time.time()
-            meta: dict[str, Any] = {}
+            meta: dict[str, Any] = {"key": key}
             for corpus, docs, start, seed in (("fh-a", p["docs_a"], 0, p["seed"]),
                                               ("fh-b", p["docs_b"], p["docs_a"], p["seed"] + 1)):
                 d = self._corpus_dir(corpus)
@@ -262,14 +283,12 @@ class OpenSearch(Service):
                 n, size = write_ndjson(d / name, CorpusSpec(docs=docs, seed=seed), start)
                 meta[corpus] = {"docs": n, "bytes": size}
             meta["generate_s"] = round(time.time() - t, 1)
-            meta_path.write_text(json.dumps(meta, indent=2))
+            meta_path.write_text(json.dumps(meta, indent=2))  # last: a cut-off generation is redone
         self.meta = json.loads(meta_path.read_text())
         if not self.terms_file.exists():
             terms = query_terms(400, *self.term_ranks)
             phrases = [f"{terms[i]} {terms[i + 1]}" for i in range(0, PHRASE_PAIRS)] + [f"{a} {b}" for a, b in zip(terms[:40], terms[1:41])]
             self.terms_file.write_text(json.dumps({"terms": terms, "phrases": phrases}))
-        if p["base_docs"]:
-            self.base_meta = self._base_index(log)
 
     def _base_index(self, log: Callable[[str], None]) -> dict[str, Any]:
         """The cached base index, built when missing (once; about 15 min for 6M documents)."""
@@ -282,7 +301,7 @@ class OpenSearch(Service):
         key = {"docs": p["base_docs"], "seed": p["seed"] + 2, "start_id": p["docs_a"] + p["docs_b"],
                "distribution": self.dist.name if self.dist else None,
                "mapping_sha256": hashlib.sha256((workload_dir() / "index.json").read_bytes()).hexdigest(),
-               "generator_sha256": hashlib.sha256(Path(__file__).with_name("corpus.py").read_bytes()).hexdigest()}
+               "generator_sha256": generator_sha256()}
         if meta_path.exists():
             meta = json.loads(meta_path.read_text())
             if meta.get("key") == key:
