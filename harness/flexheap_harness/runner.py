@@ -354,11 +354,18 @@ def _run_once(cfg: RunConfig, log: Callable[[str], None], support: CgroupSupport
         error = f"JVM exited with {proc.returncode}" + (" (killed: OOM in the cgroup?)" if proc.returncode == -9 else "")
     elif summary.get("workload_ok") is False:
         error = "workload reported ok=false"
+    return close_summary(summary, error, rd, [rd / n for n in ("stderr.log", "stdout.log", "gc.log")], log)
+
+
+def close_summary(summary: dict[str, Any], error: str | None, rd: Path, logs: list[Path],
+                  log: Callable[[str], None]) -> dict[str, Any]:
+    """The run's verdict into summary.json: an OOM kill in the cgroup fails it, and a failed run
+    keeps (and prints) the tails of its logs."""
     if summary.get("oom_kills"):
         error = (error + "; " if error else "") + f"{summary['oom_kills']} OOM kill(s) in the cgroup"
     if error:
         summary["error"] = error
-        summary["log_tail"] = {n: tail(rd / n) for n in ("stderr.log", "stdout.log", "gc.log")}
+        summary["log_tail"] = {p.name: tail(p) for p in logs}
         log(f"  FAILED {summary['label']}: {error}")
         for name, text in summary["log_tail"].items():
             if text.strip():

@@ -175,20 +175,8 @@ def run_service_once(cfg: "runner.RunConfig", service: Service, log: Callable[[s
     summary["warnings"] = warnings
     if error is None and result is not None and not result.get("ok"):
         error = f"workload reported ok=false: {result.get('error')}"
-    if summary.get("oom_kills"):
-        error = (error + "; " if error else "") + f"{summary['oom_kills']} OOM kill(s) in the cgroup"
-    if error:
-        summary["error"] = error
-        summary["log_tail"] = {p.name: runner.tail(p) for p in sorted(rd.glob("*.err")) + sorted(rd.glob("*.out"))
-                               + [rd / "gc.log", rd / "harness-error.log"]}
-        log(f"  FAILED {summary['label']}: {error}")
-        for name, text in summary["log_tail"].items():
-            if text.strip():
-                log(f"  --- tail of {name} ---\n" + "\n".join("  | " + s for s in text.rstrip().splitlines()))
-    else:
-        summary["ok"] = True
-    runner._write_json(rd / "summary.json", summary)
-    return summary
+    logs = sorted(rd.glob("*.err")) + sorted(rd.glob("*.out")) + [rd / "gc.log", rd / "harness-error.log"]
+    return runner.close_summary(summary, error, rd, logs, log)
 
 
 def phase_record(name: str, t0: float, start: float, end: float, **metrics: Any) -> dict[str, Any]:
