@@ -40,8 +40,7 @@ HOLD = ("import sys\n"
 @pytest.fixture
 def held_elsewhere():
     """Another process holds the machine until the test ends."""
-    p = subprocess.Popen([sys.executable, "-c", HOLD], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                         env=os.environ.copy())
+    p = subprocess.Popen([sys.executable, "-c", HOLD], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert p.stdout is not None and p.stdout.readline().strip() == "held"
     yield p
     p.communicate(timeout=30)
