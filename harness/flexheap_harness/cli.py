@@ -35,7 +35,7 @@ from typing import Any, Sequence
 
 from . import oracle, plots, results_manifest
 from .cgroups import detect
-from .compare import load_comparison, render_text, run_comparison
+from .compare import DEFAULT_WARMUP, load_comparison, render_text, run_comparison
 from .devices import PROFILES, block_device_near, parse_profile, read_ahead_file, read_ahead_kb
 from .integrity import UNBUDGETED, UsageError, check_budget_above_floor, enforcement_problems, jvm_floor, refusal_message
 from .jdk import bench_jar, find_jdk, jdk_for_policy, repo_root, require_policy_jdks
@@ -121,6 +121,23 @@ def _add_common(p: argparse.ArgumentParser, workload_default: str | None = "M1")
     j.add_argument("--out", type=_absolute_path, help="output folder (default results/<time>-<command> in the repo)")
 
 
+def _warmup_count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 0 <= n <= 10:
+        raise argparse.ArgumentTypeError(f"{n} is out of range 0..10")
+    return n
+
+
+def add_warmup_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--warmup", type=_warmup_count, default=DEFAULT_WARMUP, metavar="N",
+                   help="runs of the first policy before the counted ones, not counted: the first run after a "
+                        "quiet spell reads the data cold below the guest's page cache and was up to 3.3x "
+                        f"slower (default {DEFAULT_WARMUP}; 0 to skip)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     fmt = argparse.RawDescriptionHelpFormatter
     ap = argparse.ArgumentParser(
@@ -148,6 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--baseline", default="g1-90",
                    help="policy the ratios are relative to, one of --policies (default g1-90)")
     c.add_argument("--no-plots", action="store_true", help="skip the PNGs")
+    add_warmup_argument(c)
     _add_common(c)
 
     s = sub.add_parser("sweep", help="static max heap sizes: find the best fixed -Xmx (oracle)", formatter_class=fmt,
@@ -161,6 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="comma list of fractions of the budget (default 0.3,0.5,0.7,0.9)")
     s.add_argument("--reps", type=int, default=1, help="repetitions per size (default 1)")
     s.add_argument("--also", default="", type=policy_list, help="extra policies to include, e.g. g1-90,flexheap")
+    add_warmup_argument(s)
     _add_common(s)
 
     o = sub.add_parser("oracle", help="recompute the best static cap and the per-phase oracle of a sweep folder",
@@ -355,7 +374,7 @@ def _compare_and_report(args: argparse.Namespace, policies: list[str], reps: int
                          "add it to --policies or choose one of them")
     make = make_config_factory(args, program, policies)
     out = args.out or _default_out(command)
-    agg = run_comparison(policies, reps, make, out, baseline)
+    agg = run_comparison(policies, reps, make, out, baseline, warmup=args.warmup)
     if after_runs is not None:
         after_runs(agg, out)
     print()

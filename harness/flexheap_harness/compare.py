@@ -24,6 +24,7 @@
 
 Comparison folder layout:
   runs/r<rep>-<policy>/    one run folder each (see runner.py)
+  runs/warmup<n>-<policy>/ the warm-up runs, not counted (run_comparison)
   comparison.json          aggregate statistics + every run's summary
   comparison.md            the table, for humans
 """
@@ -47,8 +48,25 @@ from .sizes import format_size
 from .stats import NO_DIFFERENCE, aggregate, interleave, metric_info, ratio_legend
 
 
+def _safe(policy: str) -> str:
+    return re.sub(r'[^A-Za-z0-9_.-]+', '_', policy)
+
+
 def run_dir_name(rep: int, policy: str) -> str:
-    return f"r{rep}-{re.sub(r'[^A-Za-z0-9_.-]+', '_', policy)}"
+    return f"r{rep}-{_safe(policy)}"
+
+
+def warmup_dir_name(n: int, policy: str) -> str:
+    return f"warmup{n}-{_safe(policy)}"
+
+
+# Why a comparison starts with a run it does not count: after a quiet spell the first run reads its
+# data and the JDK from below the guest's page cache (drop_caches empties only that one: the host's
+# cache and the device's stay warm for the runs after). Over the 56 comparisons stored under
+# docs/results/data, the first run took 1.05x the median of the same policy's later runs (median),
+# more than 1.10x in 27 of them, up to 3.3x: a penalty that always fell on the interleaving's first
+# policy (most often the baseline).
+DEFAULT_WARMUP = 1
 
 
 def run_comparison(
@@ -58,11 +76,25 @@ def run_comparison(
     out_dir: Path,
     baseline: str,
     log: Callable[[str], None] = say,
+    warmup: int = DEFAULT_WARMUP,
 ) -> dict[str, Any]:
+    if warmup < 0:
+        raise ValueError(f"warmup must be >= 0, not {warmup}")
     out_dir.mkdir(parents=True, exist_ok=True)
     order = interleave(policies, reps)
     summaries: list[dict[str, Any]] = []
+    warmups: list[dict[str, Any]] = []
     started = time.time()
+    first = order[0][1] if order else None
+    for n in range(1, warmup + 1 if first is not None else 1):
+        rd = out_dir / "runs" / warmup_dir_name(n, first)
+        log(f"[warm-up {n}/{warmup}] policy {first}, not counted: it reads the data and the JDK once, so that "
+            f"the first measured run does not pay for a cold host cache -> {rd}")
+        s = run_once(make_config(first, 0, rd), log=log)
+        warmups.append({"policy": first, "run_dir": str(rd), "ok": bool(s.get("ok")),
+                        "total_s": s.get("total_s"), "error": s.get("error")})
+        if s.get("ok"):
+            log(f"    warm-up done: total {s.get('total_s', 0):.1f}s")
     # rich.progress: on a terminal a bar with the time estimate under the log lines (rich prints
     # them above it); piped to a file there is no bar and the per-run log line carries the estimate.
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -83,13 +115,15 @@ def run_comparison(
             if s.get("ok"):
                 log(f"    done: total {s.get('total_s', 0):.1f}s, GC {s.get('gc_time_ms', 0):.0f} ms, "
                     f"peak cache {format_size(s.get('peak_page_cache'))}, read {format_size(s.get('read_bytes'))}")
-            _write(out_dir, summaries, baseline)  # partial results survive an interrupted comparison
+            _write(out_dir, summaries, baseline, warmups)  # partial results survive an interrupted comparison
             progress.advance(task)
-    return _write(out_dir, summaries, baseline)
+    return _write(out_dir, summaries, baseline, warmups)
 
 
-def _write(out_dir: Path, summaries: list[dict[str, Any]], baseline: str) -> dict[str, Any]:
+def _write(out_dir: Path, summaries: list[dict[str, Any]], baseline: str,
+           warmups: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     agg = aggregate(summaries, baseline)
+    agg["warmup_runs"] = warmups or []
     agg["provenance"] = provenance.of_runs(summaries)  # date and JDK(s), shown by `report`
     agg["runs"] = summaries
     (out_dir / "comparison.json").write_text(json.dumps(agg, indent=2, default=str) + "\n")
@@ -163,10 +197,22 @@ def unbudgeted_banner(agg: dict[str, Any]) -> str | None:
             f"was NOT enforced: " + "; ".join(reasons))
 
 
+def warmup_text(agg: dict[str, Any]) -> str:
+    """What ran before the counted runs; comparisons stored before warm-ups existed had none."""
+    if "warmup_runs" not in agg:
+        return "no warm-up run (this comparison predates them): the first run may be slow from a cold host cache"
+    runs = agg["warmup_runs"]
+    if not runs:
+        return "no warm-up run (--warmup 0)"
+    times = ", ".join(f"{r['total_s']:.1f} s" if r.get("ok") and r.get("total_s") is not None else "failed"
+                      for r in runs)
+    return f"{len(runs)} warm-up run(s) of {runs[0]['policy']} before the counted ones, not counted ({times})"
+
+
 def legend(agg: dict[str, Any]) -> str:
     conf = int(round(100 * agg.get("confidence", 0.95)))
     return (f"median [min..max] over ok runs; {ratio_legend(agg)}; '{NO_DIFFERENCE}' = the {conf}% "
-            "interval spans 1.0; ↑ higher is better, ↓ lower is better")
+            f"interval spans 1.0; ↑ higher is better, ↓ lower is better; {warmup_text(agg)}")
 
 
 def render_text(agg: dict[str, Any]) -> str:
@@ -234,6 +280,6 @@ def render_policy_rows(agg: dict[str, Any], fmt: str = "simple") -> str:
     lines.append(tabulate(rows, headers=header, tablefmt=fmt, disable_numparse=True))
     lines.append(f"total time: median [min..max] of {max(agg['ok_runs'].values(), default=0)} run(s); "
                  f"{ratio_legend(agg)}; "
-                 f"'{NO_DIFFERENCE}' = the CI spans 1.0; other columns: medians")
+                 f"'{NO_DIFFERENCE}' = the CI spans 1.0; other columns: medians; {warmup_text(agg)}")
     return "\n".join(lines)
 

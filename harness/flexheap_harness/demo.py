@@ -51,13 +51,14 @@ DEFAULT_INDEX = Path.home() / ".cache" / "flexheap" / "index-demo"
 
 
 def add_demo_arguments(d: argparse.ArgumentParser) -> None:
-    from .cli import device_arg, policy_list
+    from .cli import add_warmup_argument, device_arg, policy_list
 
     d.add_argument("--budget", default="0.6x", type=check_budget_syntax,
                    help="DRAM budget, size or multiple of the index size (default 0.6x: below the index, "
                         "so heap and page cache compete)")
     d.add_argument("--scale", type=float, default=0.1, help="workload --scale (default 0.1)")
     d.add_argument("--reps", type=int, default=2, help="repetitions per policy (default 2)")
+    add_warmup_argument(d)
     d.add_argument("--device", default="nvme", type=device_arg, help="device profile (default nvme)")
     d.add_argument("--policies", default="g1-90,g1-50,vg1,flexheap", type=policy_list,
                    help="comma list (default all four)")
@@ -238,6 +239,19 @@ def _policy_arg(policies: list[str]) -> str:
     return ",".join(policies)
 
 
+def _shared_options(args: argparse.Namespace) -> list[str]:
+    """The options both commands below repeat when the demo was given them."""
+    from .compare import DEFAULT_WARMUP
+    opts = ["--jdk", str(args.requested_jdk)] if getattr(args, "requested_jdk", None) else []
+    if args.warmup != DEFAULT_WARMUP:
+        opts += ["--warmup", str(args.warmup)]
+    if args.jvm_flags:
+        opts.append("--jvm-flags=" + shlex.quote(args.jvm_flags))
+    if args.unbudgeted:
+        opts.append("--unbudgeted")
+    return opts
+
+
 def reproduce_command(args: argparse.Namespace, policies: list[str]) -> str:
     """The one command that reruns exactly this demo (same index, budget, mix, scale, reps, seed)."""
     cmd = ["./flexheap", "demo", "--budget", args.budget, "--scale", f"{args.scale:g}", "--reps", str(args.reps),
@@ -245,15 +259,9 @@ def reproduce_command(args: argparse.Namespace, policies: list[str]) -> str:
            "--workload", args.workload, "--seed", str(args.seed), "--index-size-mb", str(args.index_size_mb)]
     if args.index != DEFAULT_INDEX:
         cmd += ["--index", str(args.index)]
-    if getattr(args, "requested_jdk", None):
-        cmd += ["--jdk", str(args.requested_jdk)]
     if args.timeout != 900:
         cmd += ["--timeout", f"{args.timeout:g}"]
-    if args.jvm_flags:
-        cmd.append("--jvm-flags=" + shlex.quote(args.jvm_flags))
-    if args.unbudgeted:
-        cmd.append("--unbudgeted")
-    return " ".join(cmd)
+    return " ".join(cmd + _shared_options(args))
 
 
 def full_results_command(args: argparse.Namespace, policies: list[str], index_bytes: int) -> str:
@@ -261,10 +269,4 @@ def full_results_command(args: argparse.Namespace, policies: list[str], index_by
     cmd = ["./flexheap", "harness", "compare", "--policies", _policy_arg(policies), "--baseline", args.baseline,
            "--reps", str(max(3, args.reps)), "--budget", args.budget, "--index", str(args.index),
            "--workload", args.workload, "--scale", "1", "--device", args.device, "--seed", str(args.seed)]
-    if getattr(args, "requested_jdk", None):
-        cmd += ["--jdk", str(args.requested_jdk)]
-    if args.jvm_flags:
-        cmd.append("--jvm-flags=" + shlex.quote(args.jvm_flags))
-    if args.unbudgeted:
-        cmd.append("--unbudgeted")
-    return " ".join(cmd)
+    return " ".join(cmd + _shared_options(args))
