@@ -48,10 +48,11 @@ extern "C" {
 #define IOSTALL_MAX_THREADS 16384
 
 enum iostall_backend {
-	IOSTALL_AUTO = 0,      /* bpf, else delayacct, else none */
+	IOSTALL_AUTO = 0,      /* bpf, else delayacct, else psi, else none */
 	IOSTALL_BPF = 1,       /* eBPF on tp_btf/sched_switch (paper Alg. 1) */
 	IOSTALL_DELAYACCT = 2, /* kernel delay accounting, per-thread blkio delay */
 	IOSTALL_NONE = 3,      /* always reports zero */
+	IOSTALL_PSI = 4,       /* the own cgroup's I/O pressure (cgroup v2), unprivileged */
 };
 
 struct iostall;
@@ -66,7 +67,7 @@ struct iostall;
 struct iostall *iostall_open(enum iostall_backend want, char *why, size_t why_len);
 void iostall_close(struct iostall *st);
 
-/* Backend in use: "bpf", "delayacct" or "none". */
+/* Backend in use: "bpf", "delayacct", "psi" or "none". */
 const char *iostall_backend_name(const struct iostall *st);
 enum iostall_backend iostall_backend(const struct iostall *st);
 
@@ -85,7 +86,8 @@ int64_t iostall_thread_ns(struct iostall *st, pid_t tid);
  * Stall ns accrued by all threads ever registered (unregistered threads'
  * time is kept), so it never decreases: callers take deltas. No system call
  * and no lock, whatever the number of threads: meant for a GC pause. The
- * delayacct figure is as of its background refresh (every 100 ms).
+ * delayacct figure is as of its background refresh (every 100 ms). The psi
+ * backend reads its file here (one pread): sample it off the pause.
  */
 uint64_t iostall_total_ns(struct iostall *st);
 

@@ -23,7 +23,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * iostall: backend choice and the exported API. The backends live in
- * backend_bpf.c and backend_delayacct.c.
+ * backend_bpf.c, backend_delayacct.c and backend_psi.c.
  */
 #include <errno.h>
 #include <sched.h>
@@ -121,7 +121,7 @@ static void why_append(char *why, size_t len, const char *part)
 IOSTALL_EXPORT
 struct iostall *iostall_open(enum iostall_backend want, char *why, size_t why_len)
 {
-	char bpf_why[160] = "", da_why[160] = "";
+	char bpf_why[160] = "", da_why[160] = "", psi_why[200] = "";
 	struct iostall *st;
 	int err;
 
@@ -142,6 +142,10 @@ struct iostall *iostall_open(enum iostall_backend want, char *why, size_t why_le
 		err = iostall_delayacct_open(st, da_why, sizeof(da_why));
 		why_append(why, why_len, da_why);
 		break;
+	case IOSTALL_PSI:
+		err = iostall_psi_open(st, psi_why, sizeof(psi_why));
+		why_append(why, why_len, psi_why);
+		break;
 	case IOSTALL_NONE:
 		st->ops = &none_ops;
 		why_append(why, why_len, "none: requested");
@@ -160,10 +164,19 @@ struct iostall *iostall_open(enum iostall_backend want, char *why, size_t why_le
 			why_append(why, why_len, bpf_why);
 			break;
 		}
+		/* Per-thread sources first: the cgroup's pressure is an estimate. */
+		err = iostall_psi_open(st, psi_why, sizeof(psi_why));
+		if (!err) {
+			why_append(why, why_len, psi_why);
+			why_append(why, why_len, bpf_why);
+			why_append(why, why_len, da_why);
+			break;
+		}
 		st->ops = &none_ops;
 		why_append(why, why_len, "none: no usable source");
 		why_append(why, why_len, bpf_why);
 		why_append(why, why_len, da_why);
+		why_append(why, why_len, psi_why);
 		err = 0;
 		break;
 	default:

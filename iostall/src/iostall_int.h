@@ -52,6 +52,7 @@ struct iostall {
 /* Each returns 0 and sets st->ops/priv, or -errno and writes why. */
 int iostall_bpf_open(struct iostall *st, char *why, size_t len);
 int iostall_delayacct_open(struct iostall *st, char *why, size_t len);
+int iostall_psi_open(struct iostall *st, char *why, size_t len);
 
 /* IOSTALL_DEBUG=1 in the environment. */
 int iostall_debug(void);

@@ -83,7 +83,7 @@ if [ ! -e /sys/kernel/btf/vmlinux ]; then
 	echo "SKIP bpf tests: kernel has no BTF (/sys/kernel/btf/vmlinux)" | count
 fi
 
-for t in test_odirect test_quiet test_mmap_fault test_churn test_agree test_pidns test_pauseread; do
+for t in test_odirect test_quiet test_mmap_fault test_churn test_agree test_pidns test_pauseread test_psi; do
 	"$OUT/tests/$t" 2>&1 | count
 	rc=${PIPESTATUS[0]}
 	# A crash or a failure with no line of its own still counts.
@@ -98,7 +98,7 @@ check_probe() {	# name, expected backend, setpriv args...
 	local name=$1 want=$2 out err rc
 	shift 2
 	err=$(mktemp)
-	out=$(setpriv "$@" "$probe" 2>"$err")
+	out=$($RUNNER setpriv "$@" "$probe" 2>"$err")
 	rc=$?
 	if [ $rc -eq 0 ] && [[ $out == "backend=$want "* ]] &&
 	   [[ $out == *"bpf: "*"permission denied"* ]] && [ ! -s "$err" ]; then
@@ -110,9 +110,36 @@ check_probe() {	# name, expected backend, setpriv args...
 }
 nocaps=(--inh-caps=-all --ambient-caps=-all --bounding-set=-all)
 nobody=(--reuid=65534 --regid=65534 --clear-groups "${nocaps[@]}")
+# A cgroup v2 of the probe's own, as a container has: its I/O pressure is the
+# last source before none. Where this script's own v2 cgroup is not the root
+# (which has no cgroup.events) and has io.pressure, the probe finds psi there too.
+RUNNER=""
+cg2=$(awk '$0 ~ / - cgroup2 / {print $5; exit}' /proc/self/mountinfo)
+own=$(sed -n 's/^0:://p' /proc/self/cgroup)
+own_want=none
+if [ -n "$cg2" ] && [ -n "$own" ] && [ -e "$cg2${own%/}/cgroup.events" ] &&
+   cat "$cg2${own%/}/io.pressure" >/dev/null 2>&1; then
+	own_want=psi
+fi
+psi_cg=""
+if [ -n "$cg2" ] && mkdir "$cg2/iostall-test-probe-$$" 2>/dev/null; then
+	psi_cg="$cg2/iostall-test-probe-$$"
+	cat "$psi_cg/io.pressure" >/dev/null 2>&1 || { rmdir "$psi_cg"; psi_cg=""; }
+fi
+in_psi_cg() {	# run "$@" inside psi_cg
+	( echo "$BASHPID" > "$psi_cg/cgroup.procs" && exec "$@" )
+}
 {
 	echo 0 > $DA
-	check_probe root-nocaps-delayacct-off none "${nocaps[@]}"
+	if [ -n "$psi_cg" ]; then
+		RUNNER=in_psi_cg
+		check_probe root-nocaps-delayacct-off-own-cgroup psi "${nocaps[@]}"
+		RUNNER=""
+		rmdir "$psi_cg"
+	else
+		echo "SKIP 6-unprivileged-own-cgroup: no cgroup v2 mount with PSI to make a cgroup in"
+	fi
+	check_probe root-nocaps-delayacct-off "$own_want" "${nocaps[@]}"
 	echo 1 > $DA
 	check_probe root-nocaps-delayacct-on delayacct "${nocaps[@]}"
 	check_probe nobody-delayacct-on delayacct "${nobody[@]}"

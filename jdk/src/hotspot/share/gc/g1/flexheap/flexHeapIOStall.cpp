@@ -39,12 +39,13 @@ typedef const char* (*iostall_backend_name_fn)(const struct iostall*);
 bool FlexHeapIOStall::valid_backend_name(const char* name) {
   return name != nullptr &&
          (strcmp(name, "auto") == 0 || strcmp(name, "bpf") == 0 ||
-          strcmp(name, "delayacct") == 0 || strcmp(name, "none") == 0);
+          strcmp(name, "delayacct") == 0 || strcmp(name, "psi") == 0 || strcmp(name, "none") == 0);
 }
 
 static enum iostall_backend backend_from_name(const char* name) {
   if (strcmp(name, "bpf") == 0)       return IOSTALL_BPF;
   if (strcmp(name, "delayacct") == 0) return IOSTALL_DELAYACCT;
+  if (strcmp(name, "psi") == 0)       return IOSTALL_PSI;
   if (strcmp(name, "none") == 0)      return IOSTALL_NONE;
   return IOSTALL_AUTO;
 }
@@ -90,7 +91,7 @@ void FlexHeapIOStall::open() {
     jio_snprintf(_reason, sizeof(_reason), "%s has iostall API %d, need %d", path, version(), IOSTALL_API_VERSION);
     return;
   }
-  char why[200] = "";
+  char why[400] = "";
   struct iostall* st = open(backend_from_name(FlexHeapIOStallBackend), why, sizeof(why));
   if (st == nullptr) {
     jio_snprintf(_reason, sizeof(_reason), "backend %s unavailable: %s", FlexHeapIOStallBackend, why);
@@ -110,7 +111,9 @@ void FlexHeapIOStall::open() {
 }
 
 bool FlexHeapIOStall::is_slow() const {
-  return strcmp(_backend, "delayacct") == 0;
+  // delayacct's total is a background refresh's, psi's a file read: both are
+  // sampled off the pause (G1FlexHeapSignals).
+  return strcmp(_backend, "delayacct") == 0 || strcmp(_backend, "psi") == 0;
 }
 
 void FlexHeapIOStall::register_thread(pid_t tid) {

@@ -30,15 +30,15 @@ struct iostall;
 
 // The JVM side of iostall (iostall/include/iostall.h): per-thread I/O-stall
 // accounting. The library is dlopen()ed only with UseFlexHeap, so a JDK
-// without it, or a host without BPF or delay accounting, still runs: FlexHeap
-// then decides on GC cost alone. Owned by G1FlexHeap.
+// without it, or a host without BPF, delay accounting or a cgroup v2 with
+// PSI, still runs: FlexHeap then decides on GC cost alone. Owned by G1FlexHeap.
 class FlexHeapIOStall : public CHeapObj<mtGC> {
   typedef int (*tid_fn)(struct iostall*, pid_t);
   typedef uint64_t (*total_ns_fn)(struct iostall*);
 
   struct iostall* _handle;      // the iostall instance, null if unavailable
   const char* _backend;
-  char _reason[256];
+  char _reason[512];
   volatile uint _register_failures;
   tid_fn _register;
   tid_fn _unregister;
@@ -53,8 +53,9 @@ class FlexHeapIOStall : public CHeapObj<mtGC> {
   bool is_available() const { return _handle != nullptr; }
   const char* backend() const { return _backend; }
   const char* reason() const { return _reason; }
-  // The backend costs one kernel round trip per thread to read: read it off
-  // the pause (G1FlexHeapSignals).
+  // The backend's total costs a system call or more to read (delayacct: one
+  // kernel round trip per thread, psi: a file read): read it off the pause
+  // (G1FlexHeapSignals).
   bool is_slow() const;
 
   void register_thread(pid_t tid);

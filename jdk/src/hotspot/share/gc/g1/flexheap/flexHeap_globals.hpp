@@ -135,8 +135,9 @@
           range(1, 100000)                                                  \
                                                                             \
   product(ccstr, FlexHeapIOStallBackend, "auto",                            \
-          "Source of per-thread I/O stall time for FlexHeap: auto, bpf, "   \
-          "delayacct or none")                                              \
+          "Source of mutator I/O stall time for FlexHeap: auto (bpf, "      \
+          "else delayacct, else psi, else none), bpf, delayacct, psi (the " \
+          "JVM's own cgroup v2 io.pressure, no privilege needed) or none")  \
                                                                             \
   product(ccstr, FlexHeapIOStallLibrary, nullptr,                           \
           "Path of the iostall library FlexHeap loads; default is "         \

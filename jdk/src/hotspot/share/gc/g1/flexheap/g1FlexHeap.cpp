@@ -90,7 +90,7 @@ G1FlexHeap* G1FlexHeap::create(G1CollectedHeap* g1h) {
     return nullptr;
   }
   if (!FlexHeapIOStall::valid_backend_name(FlexHeapIOStallBackend)) {
-    log_warning(gc, flexheap)("FlexHeapIOStallBackend=%s is not one of auto, bpf, delayacct, none; using auto",
+    log_warning(gc, flexheap)("FlexHeapIOStallBackend=%s is not one of auto, bpf, delayacct, psi, none; using auto",
                               FlexHeapIOStallBackend);
     FLAG_SET_ERGO(FlexHeapIOStallBackend, "auto");
   }
