@@ -1129,8 +1129,9 @@ TEST(FlexHeapBalanceController, ReversingTheLastStepNeedsTenPercent) {
 // GC-heavy (40% of the CPUs at 200 MiB headroom) and reads nothing.
 // -Xms holds the heap at 300 MiB through the I/O phase.
 static SyntheticJvm io_then_gc_heavy(FlexHeapController& c, double read_mib, size_t free_mib,
-                                     double refault_share = 0.2) {
+                                     double refault_share = 0.2, bool stall_source = true) {
   SyntheticJvm j = jvm(0.02, 0.0, refault_share);
+  j.io_available = stall_source;
   j.non_heap = 150 * MiB;
   j.memory_limit = (150 + 100 + 1000 + free_mib) * MiB;
   j.io_fixed = 0.5;
@@ -1200,6 +1201,39 @@ TEST(FlexHeapBalanceController, WithoutAPriceGrowthIntoTheCacheIsNotRented) {
   EXPECT_LT(d.eviction_allowance, 0.0);
   EXPECT_STRNE("cacheRent,grow", d.reason);
   EXPECT_GE(j.committed, 2 * before > 975 * MiB ? 975 * MiB : 2 * before);
+}
+
+TEST(FlexHeapBalanceController, WithoutAStallSourceARereadCacheIsNotTaken) {
+  // No stall source: no interval teaches a price. The I/O phase's reads
+  // refault (a fifth of them): the cache is read again, so the GC-heavy
+  // phase after it may take free memory (50 MiB) and no more; JDK 26's G1,
+  // and FlexHeap before this rule, grew through the cache to the ceiling.
+  FlexHeapController c(reserve_config(0.1));
+  SyntheticJvm j = io_then_gc_heavy(c, 20.0, 50, 0.2, false);
+  j.read_bytes = 20.0 * MiB;        // the reads go on (M1's M500k reads too)
+  const size_t before = j.committed;
+  FlexHeapDecision d = j.step(c);
+  EXPECT_STREQ("cacheRent,grow", d.reason);
+  EXPECT_DOUBLE_EQ(0.0, d.eviction_allowance);
+  EXPECT_EQ(before + 50 * MiB, j.committed);
+  j.flexible += 50 * MiB;           // the free memory is the heap's headroom now, the cache unchanged
+  for (int i = 0; i < 20; i++) j.step(c);
+  EXPECT_EQ(before + 50 * MiB, j.committed);
+}
+
+TEST(FlexHeapBalanceController, WithoutAStallSourceACacheNobodyRereadsIsTaken) {
+  // The same without refaults (a scan, or a cache nobody reads again), or
+  // with reads too small to say anything (below MinReadBytes over the
+  // window): the GC goal grows as before.
+  for (int variant = 0; variant < 2; variant++) {
+    FlexHeapController c(reserve_config(0.1));
+    SyntheticJvm j = io_then_gc_heavy(c, variant == 0 ? 20.0 : 0.3, 0, variant == 0 ? 0.0 : 0.2, false);
+    j.read_bytes = variant == 0 ? 20.0 * MiB : 0.1 * MiB;
+    const size_t before = j.committed;
+    FlexHeapDecision d = j.step(c);
+    EXPECT_LT(d.eviction_allowance, 0.0);
+    EXPECT_GT(j.committed, before + 100 * MiB);
+  }
 }
 
 TEST(FlexHeapBalanceController, FreeMemoryNeedsNoRent) {

@@ -121,18 +121,29 @@ double FlexHeapBalanceWindow::recoverable(double refault_share, double saturatio
   return refault_share > 0.0 ? refault_share / saturation : 0.0;  // NaN too
 }
 
-double FlexHeapBalanceWindow::refault_fraction(double unknown) const {
-  double read = 0.0, refault = 0.0;
+bool FlexHeapBalanceWindow::known_reads(double* read, double* refault) const {
   bool any = false;
+  *read = *refault = 0.0;
   for (unsigned n = window_entries(); n > 0; n--) {
     unsigned i = index(n - 1);
     if (_read[i] >= 0.0) {
       any = true;
-      read += _read[i];
-      refault += _refault[i];
+      *read += _read[i];
+      *refault += _refault[i];
     }
   }
-  if (!any) {
+  return any;
+}
+
+double FlexHeapBalanceWindow::read_bytes() const {
+  double read, refault;
+  known_reads(&read, &refault);
+  return read;
+}
+
+double FlexHeapBalanceWindow::refault_fraction(double unknown) const {
+  double read, refault;
+  if (!known_reads(&read, &refault)) {
     return unknown;
   }
   if (!(read > 0.0)) {

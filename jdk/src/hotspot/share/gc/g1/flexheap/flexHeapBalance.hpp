@@ -79,6 +79,7 @@ class FlexHeapBalanceWindow {
   double io_rate() const;         // sum(C_io) / sum(wall)
   double gc_coefficient() const;  // A: sum(C_gc * H) / sum(wall)
   double io_coefficient() const;  // sum(C_io * C) / sum(wall); B = this * refault_fraction()
+  double read_bytes() const;      // bytes read in the window's intervals that knew it (0 if none)
   // Share of the bytes read that refaulted, in [0, 1]; `unknown` if no
   // interval of the window knew it.
   double refault_fraction(double unknown) const;
@@ -103,6 +104,9 @@ class FlexHeapBalanceWindow {
   unsigned window_entries() const;
   unsigned index(unsigned newest_first) const { return (_next + MaxLength - 1 - newest_first) % MaxLength; }
   double sum(const double* values) const;
+  // Sums of the bytes read and refaulted over the intervals that knew them;
+  // false if none did.
+  bool known_reads(double* read, double* refault) const;
   // Whether an interval with these (non-negative) wall and costs shifts away
   // from the current window's cost mix.
   bool is_shift(double wall, double gc, double io) const;

@@ -209,6 +209,11 @@ class FlexHeapController {
   static const double MaxCacheReserve;
   // Largest rent_price_min_io.
   static const double MaxRentPriceMinIO;
+  // Without a stall source the price of evicting cache is unknown; a window
+  // that read at least FlexHeapEvictionCredit::MinReadBytes with a
+  // recoverable refault fraction (refault share / RefaultSaturation) of at
+  // least this shows the cache being re-read, and growth into it stops.
+  static const double BlindRefaultFraction;
   // Free memory (neither heap nor page cache) above this fraction of the
   // memory limit at an interval's end means the cache was still filling:
   // nothing had been evicted, so the interval's refault share (near 0) says
