@@ -58,8 +58,9 @@ EPILOG_DEVICES = "\n".join(
 
 
 def _absolute_path(text: str) -> Path:
-    """--out as an absolute path: each JVM runs in its own directory, so a relative log path
-    (-Xlog:...:file=results/...) would point nowhere and every run would fail."""
+    """A path option (--out, --index, --jar, --data-dir) made absolute: each JVM runs in its own
+    directory, so a relative log path (-Xlog:...:file=results/...) or index path would point
+    nowhere and every run would fail."""
     return Path(text).absolute()
 
 def device_arg(text: str) -> str:
@@ -93,16 +94,16 @@ def _add_common(p: argparse.ArgumentParser, workload_default: str | None = "M1")
                    help="set the data device's read-ahead for each run and put it back after (e.g. 128k, "
                         "what NVMe and SATA disks default to; a VM disk may have 8m, which an mmap reader "
                         "such as OpenSearch pays on every page fault). Default: leave it as it is")
-    g.add_argument("--data-dir", type=Path, help="directory whose block device is throttled/measured "
+    g.add_argument("--data-dir", type=_absolute_path, help="directory whose block device is throttled/measured "
                                                  "(default: --index, else the current directory)")
     g.add_argument("--cgroup-parent", help="parent cgroup path (default: v1 the harness's own cgroup, v2 /flexheap)")
     w = p.add_argument_group("workload (bench jar), or a custom program after '--'")
-    w.add_argument("--index", type=Path, help="Lucene index directory (bench jar)")
+    w.add_argument("--index", type=_absolute_path, help="Lucene index directory (bench jar)")
     w.add_argument("--workload", default=workload_default, help=f"bench workload name (default {workload_default})")
     w.add_argument("--scale", type=float, help="bench --scale")
     w.add_argument("--clients", type=int, help="bench --clients")
     w.add_argument("--seed", type=int, help="bench --seed")
-    w.add_argument("--jar", type=Path, help="bench jar (default bench/target/flexheap-bench.jar or $FLEXHEAP_BENCH_JAR)")
+    w.add_argument("--jar", type=_absolute_path, help="bench jar (default bench/target/flexheap-bench.jar or $FLEXHEAP_BENCH_JAR)")
     j = p.add_argument_group("JVM and run")
     j.add_argument("--jdk", help="JDK home (default $FLEXHEAP_JDK, build/flexheap-jdk, else stock Temurin 25 "
                                  "for baselines only)")

@@ -51,7 +51,7 @@ DEFAULT_INDEX = Path.home() / ".cache" / "flexheap" / "index-demo"
 
 
 def add_demo_arguments(d: argparse.ArgumentParser) -> None:
-    from .cli import add_warmup_argument, device_arg, policy_list
+    from .cli import _absolute_path, add_warmup_argument, device_arg, policy_list
 
     d.add_argument("--budget", default="0.6x", type=check_budget_syntax,
                    help="DRAM budget, size or multiple of the index size (default 0.6x: below the index, "
@@ -66,14 +66,14 @@ def add_demo_arguments(d: argparse.ArgumentParser) -> None:
     d.add_argument("--workload", default="M1", help="bench workload (default M1, the paper's phased mix)")
     d.add_argument("--clients", type=int, help="bench --clients")
     d.add_argument("--seed", type=int, default=42, help="workload and index seed (default 42)")
-    d.add_argument("--index", type=Path, default=DEFAULT_INDEX, help=f"index folder (default {DEFAULT_INDEX})")
+    d.add_argument("--index", type=_absolute_path, default=DEFAULT_INDEX, help=f"index folder (default {DEFAULT_INDEX})")
     d.add_argument("--index-size-mb", type=int, default=2048, help="demo index size in MB (default 2048)")
     d.add_argument("--timeout", type=float, default=900, help="per-run timeout in s (default 900)")
     d.add_argument("--jdk", help="use this JDK instead of building the FlexHeap JDK")
     d.add_argument("--skip-jdk-build", action="store_true",
                    help="do not run jdk/build.sh; without a FlexHeap JDK the flexheap policy is dropped")
     d.add_argument("--jvm-flags", default="", help="extra JVM flags for every run")
-    d.add_argument("--out", type=Path, help="output folder (default results/<time>-demo)")
+    d.add_argument("--out", type=_absolute_path, help="output folder (default results/<time>-demo)")
     d.add_argument("--unbudgeted", action="store_true",
                    help="run even where the budget / device profile cannot be enforced (not root, no memory "
                         "controller); every table then says 'unbudgeted'. Without it the demo refuses (exit 2).")

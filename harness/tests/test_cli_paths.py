@@ -20,8 +20,9 @@
 #
 #
 
-"""A relative --out is made absolute at parse time (each JVM runs in its own directory: a relative
--Xlog file path failed every run of `compare --out results/x`)."""
+"""Relative path options are made absolute at parse time (each JVM runs in its own directory: a
+relative -Xlog file path failed every run of `compare --out results/x`, and of `demo --out` until
+it got the same type)."""
 
 import os
 
@@ -30,7 +31,7 @@ import pytest
 from flexheap_harness.cli import build_parser
 
 
-@pytest.mark.parametrize("command", ["run", "compare", "sweep", "plot"])
+@pytest.mark.parametrize("command", ["run", "compare", "sweep", "plot", "demo"])
 def test_relative_out_becomes_absolute(command, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     try:
@@ -39,3 +40,12 @@ def test_relative_out_becomes_absolute(command, tmp_path, monkeypatch):
         pytest.skip(f"{command} needs other arguments")
     assert args.out.is_absolute() and args.out == tmp_path / "results" / "x"
     assert os.path.relpath(args.out, tmp_path) == os.path.join("results", "x")
+
+
+@pytest.mark.parametrize("command,option", [(c, o) for c in ("run", "compare", "sweep")
+                                            for o in ("--index", "--jar", "--data-dir")] + [("demo", "--index")])
+def test_relative_input_paths_become_absolute(command, option, tmp_path, monkeypatch):
+    # The bench runs in the run folder: a relative --index (demo's too) reached it as a path to nowhere.
+    monkeypatch.chdir(tmp_path)
+    args, _ = build_parser().parse_known_args([command, option, "data/x"])
+    assert getattr(args, option[2:].replace("-", "_")) == tmp_path / "data" / "x"
