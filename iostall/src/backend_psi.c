@@ -228,7 +228,7 @@ static int cgroup2_mount(char *dir, size_t len)
 
 int iostall_psi_open(struct iostall *st, char *why, size_t len)
 {
-	char cg[2048], mnt[2048], file[4352];
+	char cg[2048], mnt[2048], dir[4200], file[4352];
 	struct psi_priv *p;
 	cpu_set_t set;
 	uint64_t some, full;
@@ -245,17 +245,18 @@ int iostall_psi_open(struct iostall *st, char *why, size_t len)
 		snprintf(why, len, "psi: no cgroup2 mount visible");
 		return err;
 	}
+	snprintf(dir, sizeof(dir), "%s%s", mnt, strcmp(cg, "/") == 0 ? "" : cg);
 	/*
 	 * The root cgroup lacks cgroup.events (every other cgroup has it): its
 	 * io.pressure is the machine's. A container's cgroup namespace shows its
 	 * own cgroup as "/", but that one has cgroup.events and is ours.
 	 */
-	snprintf(file, sizeof(file), "%s%s/cgroup.events", mnt, strcmp(cg, "/") == 0 ? "" : cg);
+	snprintf(file, sizeof(file), "%s/cgroup.events", dir);
 	if (access(file, F_OK)) {
 		snprintf(why, len, "psi: in the root cgroup, whose I/O pressure is the whole machine's");
 		return -ENOENT;
 	}
-	snprintf(file, sizeof(file), "%s%s/io.pressure", mnt, strcmp(cg, "/") == 0 ? "" : cg);
+	snprintf(file, sizeof(file), "%s/io.pressure", dir);
 	fd = open(file, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;
