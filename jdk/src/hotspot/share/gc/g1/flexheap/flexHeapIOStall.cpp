@@ -36,18 +36,35 @@ typedef int (*iostall_api_version_fn)(void);
 typedef struct iostall* (*iostall_open_fn)(enum iostall_backend, char*, size_t);
 typedef const char* (*iostall_backend_name_fn)(const struct iostall*);
 
+// The values of -XX:FlexHeapIOStallBackend, one table for the flag check and the open.
+static const struct {
+  const char* name;
+  enum iostall_backend backend;
+} backend_names[] = {
+  { "auto",      IOSTALL_AUTO },
+  { "bpf",       IOSTALL_BPF },
+  { "delayacct", IOSTALL_DELAYACCT },
+  { "psi",       IOSTALL_PSI },
+  { "none",      IOSTALL_NONE },
+};
+
+static int backend_index(const char* name) {
+  for (size_t i = 0; name != nullptr && i < ARRAY_SIZE(backend_names); i++) {
+    if (strcmp(name, backend_names[i].name) == 0) {
+      return (int)i;
+    }
+  }
+  return -1;
+}
+
 bool FlexHeapIOStall::valid_backend_name(const char* name) {
-  return name != nullptr &&
-         (strcmp(name, "auto") == 0 || strcmp(name, "bpf") == 0 ||
-          strcmp(name, "delayacct") == 0 || strcmp(name, "psi") == 0 || strcmp(name, "none") == 0);
+  return backend_index(name) >= 0;
 }
 
 static enum iostall_backend backend_from_name(const char* name) {
-  if (strcmp(name, "bpf") == 0)       return IOSTALL_BPF;
-  if (strcmp(name, "delayacct") == 0) return IOSTALL_DELAYACCT;
-  if (strcmp(name, "psi") == 0)       return IOSTALL_PSI;
-  if (strcmp(name, "none") == 0)      return IOSTALL_NONE;
-  return IOSTALL_AUTO;
+  int i = backend_index(name);
+  assert(i >= 0, "flag checked at startup: %s", name);
+  return i >= 0 ? backend_names[i].backend : IOSTALL_AUTO;
 }
 
 FlexHeapIOStall::FlexHeapIOStall() :
