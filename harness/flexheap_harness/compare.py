@@ -95,6 +95,8 @@ def run_comparison(
                         "total_s": s.get("total_s"), "error": s.get("error")})
         if s.get("ok"):
             log(f"    warm-up done: total {s.get('total_s', 0):.1f}s")
+        else:  # a run that fails early (too small a heap) reads little: it does not warm the host cache
+            log("    warm-up failed (above): the first counted run may be cold")
     # rich.progress: on a terminal a bar with the time estimate under the log lines (rich prints
     # them above it); piped to a file there is no bar and the per-run log line carries the estimate.
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),

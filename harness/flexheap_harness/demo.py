@@ -26,6 +26,7 @@ Steps (each reused when already done):
   1. FlexHeap JDK      bash jdk/build.sh                 -> build/flexheap-jdk
   2. bench jar         bash bench/run.sh info            -> bench/target/flexheap-bench.jar
   3. demo index        bench build-index --size-mb N     -> ~/.cache/flexheap/index-demo
+     (--workload phases: its data file instead           -> ~/.cache/flexheap/phases-demo.dat)
   4. compare           g1-90, g1-50, vg1, flexheap under a budget below the index size
   5. plots             timeline.png (Fig. 1/11 style), throughput.png (Fig. 7 style)
 Ends with a row per policy (ratio to the baseline with its 95% CI), the plot files and the
@@ -49,21 +50,35 @@ from .sizes import check_budget_syntax, directory_size, format_size
 
 DEFAULT_INDEX = Path.home() / ".cache" / "flexheap" / "index-demo"
 
+# --workload phases: the paper's motivating case as one program (bench `run --workload phases`):
+# a 400 MiB live set with heavy allocation (a large heap saves GC), then random 4 KiB reads of a
+# 768 MiB file that fits in a 1 GiB budget only beside a small heap (page cache saves I/O), twice.
+# No static heap is right for both phases; no index is needed.
+PHASES_FILE = Path.home() / ".cache" / "flexheap" / "phases-demo.dat"
+PHASES_FILE_SIZE, PHASES_LIVE_SIZE = "768m", "400m"
+BENCH_JAR_REL = Path("bench") / "target" / "flexheap-bench.jar"  # in printed commands, from the repository
+# Per workload: default budget and scale (M1 runs on the index, so its budget is a multiple of it).
+WORKLOAD_DEFAULTS = {"phases": ("1g", 0.3)}
+INDEX_DEFAULTS = ("0.6x", 0.1)
+
 
 def add_demo_arguments(d: argparse.ArgumentParser) -> None:
     from .cli import _absolute_path, add_warmup_argument, device_arg, policy_list
 
-    d.add_argument("--budget", default="0.6x", type=check_budget_syntax,
+    d.add_argument("--budget", type=check_budget_syntax,
                    help="DRAM budget, size or multiple of the index size (default 0.6x: below the index, "
-                        "so heap and page cache compete)")
-    d.add_argument("--scale", type=float, default=0.1, help="workload --scale (default 0.1)")
+                        "so heap and page cache compete; 1g for --workload phases)")
+    d.add_argument("--scale", type=float, help="workload --scale (default 0.1; 0.3 for --workload phases)")
     d.add_argument("--reps", type=int, default=2, help="repetitions per policy (default 2)")
     add_warmup_argument(d)
     d.add_argument("--device", default="nvme", type=device_arg, help="device profile (default nvme)")
     d.add_argument("--policies", default="g1-90,g1-50,vg1,flexheap", type=policy_list,
                    help="comma list (default all four)")
     d.add_argument("--baseline", default="g1-90", help="ratio baseline (default g1-90)")
-    d.add_argument("--workload", default="M1", help="bench workload (default M1, the paper's phased mix)")
+    d.add_argument("--workload", default="M1",
+                   help="bench workload (default M1, the paper's phased query mix on the demo index); 'phases': "
+                        f"a {PHASES_LIVE_SIZE}B live set with heavy allocation, then random reads of a "
+                        f"{PHASES_FILE_SIZE}B file, twice (no index; the file is {PHASES_FILE})")
     d.add_argument("--clients", type=int, help="bench --clients")
     d.add_argument("--seed", type=int, default=42, help="workload and index seed (default 42)")
     d.add_argument("--index", type=_absolute_path, default=DEFAULT_INDEX, help=f"index folder (default {DEFAULT_INDEX})")
@@ -156,19 +171,71 @@ def ensure_index(java: Path, jar: Path, index: Path, size_mb: int, seed: int, lo
     return size
 
 
+def is_phases(args: argparse.Namespace) -> bool:
+    return args.workload == "phases"
+
+
+def apply_workload_defaults(args: argparse.Namespace) -> None:
+    """Fills --budget and --scale left out with the workload's defaults (idempotent)."""
+    budget, scale = WORKLOAD_DEFAULTS.get(args.workload, INDEX_DEFAULTS)
+    if args.budget is None:
+        args.budget = budget
+    if args.scale is None:
+        args.scale = scale
+
+
+def data_path(args: argparse.Namespace) -> Path:
+    """What the workload reads: the index, or the phases program's file."""
+    return PHASES_FILE if is_phases(args) else args.index
+
+
 def _enforcement_problems(args: argparse.Namespace) -> list[str]:
     from .cgroups import detect
     from .devices import block_device_near, parse_profile
     from .integrity import enforcement_problems
-    # the index may not be built yet: its disk is its nearest existing parent's
-    block = block_device_near(args.index)
-    return enforcement_problems(detect(None), 1, parse_profile(args.device), block, args.index)
+    # the data may not exist yet: its disk is its nearest existing parent's
+    block = block_device_near(data_path(args))
+    return enforcement_problems(detect(None), 1, parse_profile(args.device), block, data_path(args))
+
+
+def ensure_phases_file(java: Path, jar: Path, path: Path, logs: Path) -> int:
+    """The phases program's data file, written once by the bench itself (seeded random bytes,
+    synced and evicted) in a run of one minimal round, outside any measurement."""
+    from .sizes import parse_size
+    want = parse_size(PHASES_FILE_SIZE, "file size")
+    if path.exists() and path.stat().st_size >= want:
+        print(f"   reusing data file {path} ({format_size(path.stat().st_size)})")
+        return want
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _run_logged([str(java), "-jar", str(jar), "run", "--workload", "phases", "--data-file", str(path),
+                 "--file-size", PHASES_FILE_SIZE, "--live-size", "0", "--alloc-size", "64k", "--reads", "1",
+                 "--rounds", "1", "--out", os.devnull], logs / "phases-file.log", "phases data file")
+    if not path.exists() or path.stat().st_size < want:
+        raise SystemExit(f"error: the bench finished but {path} is not {PHASES_FILE_SIZE}B")
+    print(f"   data file {path}: {format_size(path.stat().st_size)}")
+    return want
+
+
+def phases_program(args: argparse.Namespace, jar: Path | str, scale: float) -> list[str]:
+    """The bench command line of the phases program ({workload_json}: the harness's per-run file)."""
+    cmd = ["-jar", str(jar), "run", "--workload", "phases", "--data-file", str(PHASES_FILE),
+           "--file-size", PHASES_FILE_SIZE, "--live-size", PHASES_LIVE_SIZE, "--scale", f"{scale:g}",
+           "--seed", str(args.seed)]
+    if args.clients:
+        cmd += ["--clients", str(args.clients)]
+    return cmd + ["--out", "{workload_json}"]
 
 
 def run_demo(args: argparse.Namespace) -> int:
     from .cli import _compare_and_report, _default_out
     from .compare import render_policy_rows
 
+    from .sizes import is_fraction
+    apply_workload_defaults(args)
+    if is_phases(args) and is_fraction(args.budget):
+        print(f"error: --budget {args.budget} is a multiple of the index, and --workload phases reads no index; "
+              "give a size such as 1g", file=sys.stderr)
+        return 2
     out = args.out or _default_out("demo")
     args.requested_jdk = args.jdk  # for the reproduce commands (args.jdk is filled in below)
     logs = out / "build-logs"
@@ -191,13 +258,21 @@ def run_demo(args: argparse.Namespace) -> int:
     _step(2, "bench jar")
     jar = ensure_jar(logs)
 
-    _step(3, f"demo index ({args.index_size_mb} MB)")
-    index_bytes = ensure_index(jdk.java, jar, args.index, args.index_size_mb, args.seed, logs)
+    program = None
+    if is_phases(args):
+        _step(3, f"phases data file ({PHASES_FILE_SIZE}B)")
+        index_bytes = ensure_phases_file(jdk.java, jar, PHASES_FILE, logs)
+        program = phases_program(args, jar, args.scale)
+        args.index = None  # the runs read the file; its folder's disk gets the device profile
+    else:
+        _step(3, f"demo index ({args.index_size_mb} MB)")
+        index_bytes = ensure_index(jdk.java, jar, args.index, args.index_size_mb, args.seed, logs)
 
     _step(4, f"compare {', '.join(policies)} x {args.reps}: budget {args.budget} of {format_size(index_bytes)}, "
              f"device {args.device}, {args.workload} scale {args.scale}")
     # The compare machinery takes the same namespace as `compare`; fill in what demo does not expose.
-    for name, value in (("jdk", str(jdk.home)), ("jar", jar), ("data_dir", None), ("cgroup_parent", None),
+    data_dir = str(PHASES_FILE.parent) if is_phases(args) else None
+    for name, value in (("jdk", str(jdk.home)), ("jar", jar), ("data_dir", data_dir), ("cgroup_parent", None),
                         ("no_drop_caches", False), ("sample_interval", 1.0), ("out", out)):
         setattr(args, name, value)
     if args.baseline not in policies:
@@ -205,7 +280,7 @@ def run_demo(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     print(f"   baseline {args.baseline}", flush=True)
-    agg = _compare_and_report(args, policies, args.reps, args.baseline, None, "demo")
+    agg = _compare_and_report(args, policies, args.reps, args.baseline, program, "demo")
 
     _step(5, "done")
     print()
@@ -254,10 +329,13 @@ def _shared_options(args: argparse.Namespace) -> list[str]:
 
 def reproduce_command(args: argparse.Namespace, policies: list[str]) -> str:
     """The one command that reruns exactly this demo (same index, budget, mix, scale, reps, seed)."""
+    apply_workload_defaults(args)
     cmd = ["./flexheap", "demo", "--budget", args.budget, "--scale", f"{args.scale:g}", "--reps", str(args.reps),
            "--device", args.device, "--policies", _policy_arg(policies), "--baseline", args.baseline,
-           "--workload", args.workload, "--seed", str(args.seed), "--index-size-mb", str(args.index_size_mb)]
-    if args.index != DEFAULT_INDEX:
+           "--workload", args.workload, "--seed", str(args.seed)]
+    if not is_phases(args):
+        cmd += ["--index-size-mb", str(args.index_size_mb)]
+    if args.index and args.index != DEFAULT_INDEX:
         cmd += ["--index", str(args.index)]
     if args.timeout != 900:
         cmd += ["--timeout", f"{args.timeout:g}"]
@@ -265,7 +343,15 @@ def reproduce_command(args: argparse.Namespace, policies: list[str]) -> str:
 
 
 def full_results_command(args: argparse.Namespace, policies: list[str], index_bytes: int) -> str:
-    """The same comparison at full scale (the whole mix, 3 interleaved repetitions)."""
+    """The same comparison at full scale (the whole mix, 3 interleaved repetitions); for the phases
+    program, the static sweep beside the same policies, which also gives the per-phase oracle."""
+    apply_workload_defaults(args)
+    if is_phases(args):
+        cmd = ["./flexheap", "harness", "sweep", "--fractions", "0.5,0.7,0.9", "--also", _policy_arg(policies),
+               "--reps", str(max(3, args.reps)), "--budget", args.budget, "--device", args.device,
+               "--workload", "phases", "--data-dir", str(PHASES_FILE.parent)]
+        return " ".join(cmd + _shared_options(args) + ["--"] + phases_program(args, "$PWD/" + str(BENCH_JAR_REL),
+                                                                                args.scale))
     cmd = ["./flexheap", "harness", "compare", "--policies", _policy_arg(policies), "--baseline", args.baseline,
            "--reps", str(max(3, args.reps)), "--budget", args.budget, "--index", str(args.index),
            "--workload", args.workload, "--scale", "1", "--device", args.device, "--seed", str(args.seed)]

@@ -74,3 +74,32 @@ def test_demo_ends_with_the_plots_and_the_full_results_command(tmp_path):
     assert lines[-2].strip().startswith("the full results: ./flexheap harness report ")
     assert "./flexheap harness report --commands | bash" in lines[-1] and "--add SECTION RUN_DIR" in lines[-1]
     assert any("reproduce this table:" in ln and "./flexheap demo --budget 0.5x" in ln for ln in lines)
+
+
+def test_the_phases_demo_takes_its_own_defaults_and_reruns_without_an_index():
+    args = cli.build_parser().parse_args(["demo", "--workload", "phases", "--policies", "g1-50,flexheap",
+                                          "--baseline", "g1-50"])
+    one = demo.reproduce_command(args, ["g1-50", "flexheap"])
+    assert one == ("./flexheap demo --budget 1g --scale 0.3 --reps 2 --device nvme --policies g1-50,flexheap "
+                   "--baseline g1-50 --workload phases --seed 42")
+    full = demo.full_results_command(args, ["g1-50", "flexheap"], 768 << 20)
+    harness_part, program = full.split(" -- ")
+    assert harness_part.startswith("./flexheap harness sweep --fractions 0.5,0.7,0.9 --also g1-50,flexheap --reps 3")
+    reparsed = cli.build_parser().parse_args(harness_part.split()[2:])  # a valid command line
+    assert reparsed.budget == "1g" and reparsed.workload == "phases"
+    assert f"--data-file {demo.PHASES_FILE} --file-size 768m --live-size 400m --scale 0.3" in program
+    assert program.endswith("--out {workload_json}")
+
+
+def test_the_m1_demo_keeps_its_defaults():
+    args = cli.build_parser().parse_args(["demo"])
+    demo.apply_workload_defaults(args)
+    assert (args.budget, args.scale) == ("0.6x", 0.1)
+    assert demo.data_path(args) == demo.DEFAULT_INDEX
+
+
+def test_the_phases_demo_refuses_a_budget_relative_to_an_index(monkeypatch, capsys):
+    monkeypatch.setattr(demo, "_enforcement_problems", lambda args: [])
+    monkeypatch.setattr(demo, "ensure_jdk", lambda *a: pytest.fail("must not build"))
+    assert cli.main(["demo", "--workload", "phases", "--budget", "0.6x", "--out", "/nonexistent/x"]) == 2
+    assert "--workload phases reads no index; give a size such as 1g" in capsys.readouterr().err

@@ -64,6 +64,20 @@ def test_the_warmup_runs_first_and_is_not_counted(monkeypatch, tmp_path):
         (tmp_path / "comparison.md").read_text()
 
 
+def test_a_failed_warmup_says_it_warmed_nothing(monkeypatch, tmp_path):
+    # A static cap below the live set dies of OutOfMemoryError in seconds: it warms nothing.
+    def run_once(cfg, log=None):
+        if cfg[0] == "static:307m":
+            return {"policy": cfg[0], "ok": False, "error": "OutOfMemoryError"}
+        return {"policy": cfg[0], "ok": True, "total_s": 10.0}
+
+    monkeypatch.setattr(compare, "run_once", run_once)
+    lines = []
+    agg = compare.run_comparison(["static:307m", "g1-50"], 1, _make, tmp_path, "g1-50", log=lines.append)
+    assert "    warm-up failed (above): the first counted run may be cold" in lines
+    assert "not counted (failed)" in compare.legend(agg)
+
+
 def test_warmup_zero_runs_none_and_says_so(monkeypatch, tmp_path):
     calls = _fake_runs(monkeypatch, [10.0, 10.0])
     agg = compare.run_comparison(["g1-50", "flexheap"], 1, _make, tmp_path, "g1-50", log=lambda s: None, warmup=0)
