@@ -80,7 +80,7 @@ def test_the_phases_demo_takes_its_own_defaults_and_reruns_without_an_index():
     args = cli.build_parser().parse_args(["demo", "--workload", "phases", "--policies", "g1-50,flexheap",
                                           "--baseline", "g1-50"])
     one = demo.reproduce_command(args, ["g1-50", "flexheap"])
-    assert one == ("./flexheap demo --budget 1g --scale 0.3 --reps 2 --device nvme --policies g1-50,flexheap "
+    assert one == ("./flexheap demo --budget 1g --scale 0.3 --reps 3 --device nvme --policies g1-50,flexheap "
                    "--baseline g1-50 --workload phases --seed 42")
     full = demo.full_results_command(args, ["g1-50", "flexheap"], 768 << 20)
     harness_part, program = full.split(" -- ")
