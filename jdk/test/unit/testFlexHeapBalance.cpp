@@ -753,6 +753,28 @@ TEST(FlexHeapBalanceController, ARemarkThatFindsThePeakDeadShrinksAtOnce) {
   EXPECT_NE(FlexHeapAction::Shrink, e.action);
 }
 
+TEST(FlexHeapBalanceController, WithoutAStallSourceRereadsAfterAPeakShrinkAtOnce) {
+  // No stall source, and no pause that sees the live set fall: an I/O phase
+  // allocates nothing, and its proactive young pauses find only eden gone.
+  // Reads that re-read the cache's recent evictions are the one sign that the
+  // memory is wanted back: the guards against oscillation (the slow horizon
+  // still remembers the peak) step aside for them, as for a measured stall.
+  for (int refaults = 0; refaults <= 1; refaults++) {
+    FlexHeapController c(balance_config());
+    SyntheticJvm j = after_a_peak(c, 1.0);
+    j.io_available = false;
+    j.read_bytes = 20.0 * MiB;
+    j.refault_share_of_read = refaults ? 0.9 : 0.0;
+    FlexHeapDecision d = j.step(c, 0.5);
+    if (refaults) {
+      EXPECT_EQ(FlexHeapAction::Shrink, d.action);
+      EXPECT_STREQ("gcGoal,shrink", d.reason);
+    } else {
+      EXPECT_NE(FlexHeapAction::Shrink, d.action);   // a scan: the guards hold
+    }
+  }
+}
+
 TEST(FlexHeapBalanceController, ASmallOrPartialFallOfTheLiveSetIsNoPeakEnding) {
   // Less than half the live data gone (a marking in steady state): no fall.
   {
@@ -1234,6 +1256,20 @@ TEST(FlexHeapBalanceController, WithoutAStallSourceACacheNobodyRereadsIsTaken) {
     EXPECT_LT(d.eviction_allowance, 0.0);
     EXPECT_GT(j.committed, before + 100 * MiB);
   }
+}
+
+TEST(FlexHeapBalanceController, RereadsEvictedCacheBoundaries) {
+  // The blind test both the rule above and the proactive GC's check use:
+  // at least MinReadBytes read, and a refault share of at least
+  // BlindRefaultFraction x RefaultSaturation (5%) of it.
+  const double min_read = FlexHeapEvictionCredit::MinReadBytes;
+  const double share = FlexHeapController::BlindRefaultFraction * FlexHeapController::RefaultSaturation;
+  EXPECT_TRUE(FlexHeapController::rereads_evicted_cache(min_read, 1.01 * share * min_read));
+  EXPECT_FALSE(FlexHeapController::rereads_evicted_cache(min_read, 0.99 * share * min_read));
+  EXPECT_FALSE(FlexHeapController::rereads_evicted_cache(0.99 * min_read, min_read));
+  EXPECT_TRUE(FlexHeapController::rereads_evicted_cache(100 * MiB, 200 * MiB));   // more refaults than reads
+  EXPECT_FALSE(FlexHeapController::rereads_evicted_cache(100 * MiB, 0.0));        // a scan
+  EXPECT_FALSE(FlexHeapController::rereads_evicted_cache(0.0, 0.0));
 }
 
 TEST(FlexHeapBalanceController, FreeMemoryNeedsNoRent) {

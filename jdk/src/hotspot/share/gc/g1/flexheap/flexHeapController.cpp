@@ -72,6 +72,14 @@ const double FlexHeapController::RefaultSaturation = 0.1;
 const double FlexHeapController::MaxRentPriceMinIO = 10.0;
 const double FlexHeapController::CacheFillingFreeFraction = 0.05;
 const double FlexHeapController::BlindRefaultFraction = 0.5;
+
+bool FlexHeapController::rereads_evicted_cache(double read_bytes, double refault_bytes) {
+  if (!(read_bytes >= FlexHeapEvictionCredit::MinReadBytes)) {
+    return false;
+  }
+  const double share = refault_bytes > 0.0 ? (refault_bytes < read_bytes ? refault_bytes / read_bytes : 1.0) : 0.0;
+  return FlexHeapBalanceWindow::recoverable(share, RefaultSaturation) >= BlindRefaultFraction;
+}
 const double FlexHeapController::MarkingRequestSeconds = 5.0;
 const double FlexHeapController::ReversalBandFraction = 0.10;
 const double FlexHeapController::MaxCacheReserve = 0.9;
@@ -360,6 +368,11 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   const double b = s.io_available ? _window.io_coefficient() * d.refault_fraction : 0.0;
   const double recoverable_share = d.io_rate * d.refault_fraction / mut_cores;
   const double gc_share = d.gc_rate / mut_cores;
+  // Without a stall source, the one sign of an I/O phase: reads that re-read
+  // the cache's recent evictions (the proactive GC asks for a pause on it).
+  const double window_read = _window.read_bytes();
+  const bool blind_rereading = !s.io_available && s.cache_signals &&
+                               rereads_evicted_cache(window_read, window_read * _window.refault_fraction(0.0));
 
   int rule;
   double target_headroom;
@@ -375,7 +388,7 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
     target_headroom = headroom;
     const bool io_bound = d.io_rate / mut_cores >= SignificantIOFractionOfGoal * goal;
     // The guards below are for a steady cost that is GC alone.
-    const bool unguarded = io_bound || d.live_set_fell;
+    const bool unguarded = io_bound || blind_rereading || d.live_set_fell;
     if (gc_share > GoalHighFraction * goal) {
       target_headroom = flexheap_goal_headroom(a, GoalAimFraction * goal, mut_cores);
       // Growing back after a shrink: the headroom the window's GC cost came
@@ -395,7 +408,8 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
       // all the way down (below some size G1 starts a concurrent cycle
       // after every few young GCs), and stepping back and forth across that
       // size costs more than either side of it.
-      // Mutators that stall on I/O (recoverable or not: a scan) get the memory
+      // Mutators that stall on I/O (recoverable or not: a scan; without a
+      // stall source, reads that re-read evicted cache) get the memory
       // back at once, and so does a heap whose live data just fell (the
       // window decides: the slow horizon restarted at this pause and holds
       // only its interval, often the few ms from a concurrent start to its
@@ -449,8 +463,7 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
     // phase re-read, as JDK 26's G1 does (4x the bytes read on the demo,
     // measured). Refaults still show a cache that is read again: then only
     // free memory and the eden floor's growth are taken.
-    if (!s.io_available && s.cache_signals && d.refault_fraction >= BlindRefaultFraction &&
-        _window.read_bytes() >= FlexHeapEvictionCredit::MinReadBytes) {
+    if (blind_rereading) {
       d.eviction_allowance = 0.0;
     }
     if (d.eviction_allowance >= 0.0 && target > committed + _rent_free_growth + d.eviction_allowance) {

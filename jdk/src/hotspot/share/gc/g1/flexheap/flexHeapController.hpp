@@ -214,6 +214,11 @@ class FlexHeapController {
   // recoverable refault fraction (refault share / RefaultSaturation) of at
   // least this shows the cache being re-read, and growth into it stops.
   static const double BlindRefaultFraction;
+  // The blind rule's test: whether reading read_bytes from storage, of which
+  // refault_bytes were pages the cache had evicted recently, shows a cache
+  // too small for what is read again. The proactive GC's check uses it too
+  // when there is no stall source.
+  static bool rereads_evicted_cache(double read_bytes, double refault_bytes);
   // Free memory (neither heap nor page cache) above this fraction of the
   // memory limit at an interval's end means the cache was still filling:
   // nothing had been evicted, so the interval's refault share (near 0) says

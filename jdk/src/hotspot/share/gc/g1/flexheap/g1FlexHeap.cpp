@@ -69,7 +69,7 @@ G1FlexHeap::G1FlexHeap(G1CollectedHeap* g1h, const FlexHeapConfig& cfg, FlexHeap
   _controller(cfg),
   _iostall(iostall),
   _signals(new G1FlexHeapSignals(g1h, iostall)),
-  _proactive(new G1FlexHeapProactiveGCTask(iostall)),
+  _proactive(new G1FlexHeapProactiveGCTask(iostall, _signals)),
   _last_pause_end_ns(os::javaTimeNanos()),
   _last_stall_ns(iostall->total_stall_ns()),
   _used_at_pause_start(0),

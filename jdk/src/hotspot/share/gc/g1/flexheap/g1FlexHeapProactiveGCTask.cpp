@@ -20,8 +20,10 @@
  *
  */
 
+#include "gc/g1/flexheap/flexHeapController.hpp"
 #include "gc/g1/flexheap/flexHeapIOStall.hpp"
 #include "gc/g1/flexheap/g1FlexHeapProactiveGCTask.hpp"
+#include "gc/g1/flexheap/g1FlexHeapSignals.hpp"
 #include "gc/g1/g1CollectedHeap.inline.hpp"
 #include "gc/g1/g1ConcurrentMark.inline.hpp"
 #include "gc/g1/g1ConcurrentMarkThread.inline.hpp"
@@ -29,6 +31,7 @@
 #include "gc/shared/gcCause.hpp"
 #include "gc/shared/gc_globals.hpp"
 #include "gc/shared/suspendibleThreadSet.hpp"
+#include "jvm_io.h"
 #include "logging/log.hpp"
 #include "runtime/globals.hpp"
 #include "runtime/javaThread.inline.hpp"
@@ -37,11 +40,11 @@
 #include "runtime/threadSMR.hpp"
 #include "services/threadService.hpp"
 
-G1FlexHeapProactiveGCTask::G1FlexHeapProactiveGCTask(FlexHeapIOStall* iostall) :
+G1FlexHeapProactiveGCTask::G1FlexHeapProactiveGCTask(FlexHeapIOStall* iostall, const G1FlexHeapSignals* signals) :
   G1ServiceTask("FlexHeap Proactive GC Task"),
-  _iostall(iostall),
+  _iostall(iostall), _signals(signals),
   _window_count(0), _window_next(0), _last_ns(0), _last_allocated(0),
-  _last_stall_ns(0), _streak(0), _primed(false) { }
+  _last_stall_ns(0), _last_refault_bytes(0), _last_read_bytes(0), _streak(0), _primed(false) { }
 
 jlong G1FlexHeapProactiveGCTask::total_allocated_bytes() {
   jlong total = ThreadService::exited_allocated_bytes();
@@ -70,7 +73,21 @@ void G1FlexHeapProactiveGCTask::push_rate(double rate) {
   _window_count = MIN2(_window_count + 1, size);
 }
 
-void G1FlexHeapProactiveGCTask::request_gc(double rate, double avg, double stall_ratio) {
+bool G1FlexHeapProactiveGCTask::blind_stalled(char* what, size_t len) {
+  uint64_t refault, read;
+  if (!_signals->cache_read_totals(&refault, &read)) {
+    jio_snprintf(what, len, "no stall source, refaults unknown");
+    return false;
+  }
+  // Counters only grow; a reset (a cgroup move) counts as nothing read.
+  const double d_refault = (double)(refault - MIN2(_last_refault_bytes, refault));
+  const double d_read = (double)(read - MIN2(_last_read_bytes, read));
+  jio_snprintf(what, len, "no stall source; read %.1fMB, %.0f%% of it refaults",
+               d_read / M, d_read > 0.0 ? 100.0 * d_refault / d_read : 0.0);
+  return FlexHeapController::rereads_evicted_cache(d_read, d_refault);
+}
+
+void G1FlexHeapProactiveGCTask::request_gc(double rate, double avg, const char* why) {
   G1CollectedHeap* g1h = G1CollectedHeap::heap();
   G1GCCounters counters;
   {
@@ -79,9 +96,8 @@ void G1FlexHeapProactiveGCTask::request_gc(double rate, double avg, double stall
     SuspendibleThreadSetJoiner sts;
     counters = G1GCCounters(g1h);
   }
-  log_info(gc, flexheap)("proactive GC: allocation %.1fMB/s below half of recent %.1fMB/s for %u intervals, "
-                         "mutator I/O stall %.0f%% of the interval",
-                         rate / M, avg / M, _streak, stall_ratio * 100.0);
+  log_info(gc, flexheap)("proactive GC: allocation %.1fMB/s below half of recent %.1fMB/s for %u intervals, %s",
+                         rate / M, avg / M, _streak, why);
   if (!g1h->try_collect(GCCause::_g1_flexheap_proactive_collection, counters)) {
     log_debug(gc, flexheap)("proactive GC request denied (a GC ran meanwhile)");
   }
@@ -102,8 +118,18 @@ void G1FlexHeapProactiveGCTask::execute() {
     double stall_ratio = (double)(stall - MIN2(_last_stall_ns, stall)) / NANOSECS_PER_SEC / dt;
     double avg = window_average();
     bool low = _window_count > 0 && rate < 0.5 * avg;
-    bool stalled = stall_ratio * 100.0 >= (double)FlexHeapProactiveStallPercent;
-    const bool very_stalled = stall_ratio * 100.0 >= (double)FlexHeapProactiveStallPercent * HighStallFactor;
+    char why[128];
+    bool stalled, very_stalled;
+    if (_iostall->is_available()) {
+      stalled = stall_ratio * 100.0 >= (double)FlexHeapProactiveStallPercent;
+      very_stalled = stall_ratio * 100.0 >= (double)FlexHeapProactiveStallPercent * HighStallFactor;
+      jio_snprintf(why, sizeof(why), "mutator I/O stall %.0f%% of the interval", stall_ratio * 100.0);
+    } else {
+      // Refaults only say the cache is re-read, not how long mutators wait:
+      // never the single-interval trigger of a heavy stall.
+      stalled = blind_stalled(why, sizeof(why));
+      very_stalled = false;
+    }
     if (low) {
       // Keep the reference rate of the busy phase: low samples do not enter
       // the window, so a long stall does not decay it. A heavy stall acts at
@@ -113,8 +139,8 @@ void G1FlexHeapProactiveGCTask::execute() {
       push_rate(rate);
       _streak = 0;
     }
-    log_debug(gc, flexheap)("proactive check: rate=%.1fMB/s avg=%.1fMB/s low=%d stall=%.0f%% streak=%u",
-                            rate / M, avg / M, low, stall_ratio * 100.0, _streak);
+    log_debug(gc, flexheap)("proactive check: rate=%.1fMB/s avg=%.1fMB/s low=%d stalled=%d (%s) streak=%u",
+                            rate / M, avg / M, low, stalled, why, _streak);
     if (_streak >= FlexHeapProactiveLowIntervals) {
       G1CollectedHeap* g1h = G1CollectedHeap::heap();
       if (g1h->concurrent_mark()->cm_thread()->in_progress()) {
@@ -125,7 +151,7 @@ void G1FlexHeapProactiveGCTask::execute() {
         log_debug(gc, flexheap)("proactive GC skipped: a GC ran %.3fs ago",
                                 g1h->time_since_last_collection().seconds());
       } else {
-        request_gc(rate, avg, stall_ratio);
+        request_gc(rate, avg, why);
       }
       _streak = 0;
     }
@@ -133,6 +159,9 @@ void G1FlexHeapProactiveGCTask::execute() {
   _last_ns = now;
   _last_allocated = allocated;
   _last_stall_ns = stall;
+  if (!_iostall->is_available()) {
+    _signals->cache_read_totals(&_last_refault_bytes, &_last_read_bytes);
+  }
   _primed = true;
   schedule((jlong)FlexHeapProactiveGCInterval);
 }

@@ -26,6 +26,7 @@
 #include "gc/g1/g1ServiceThread.hpp"
 
 class FlexHeapIOStall;
+class G1FlexHeapSignals;
 
 // When mutators block on I/O they stop allocating, so the next GC, and with it
 // FlexHeap's next decision, can be far away. Every FlexHeapProactiveGCInterval
@@ -35,28 +36,37 @@ class FlexHeapIOStall;
 // stall time is HighStallFactor times that threshold: a phase change to I/O
 // should hand memory back within seconds), it requests a concurrent cycle:
 // its concurrent-start pause and its Remark are decision points, and marking
-// lets Remark free the old regions an idle phase leaves behind. With
+// lets Remark free the old regions an idle phase leaves behind. Without a
+// stall source an interval counts as stalled when the reads it made from
+// storage re-read the page cache's recent evictions (the controller's blind
+// rule): the one sign of an I/O phase that needs no privilege. With
 // FlexHeapProactiveGCInterval=0 it only polls the flag once a second.
 class G1FlexHeapProactiveGCTask : public G1ServiceTask {
   static const uint MaxWindow = 100;
   static const uint HighStallFactor = 4;
   FlexHeapIOStall* const _iostall;
+  const G1FlexHeapSignals* const _signals;
   double _window[MaxWindow];   // recent busy-interval allocation rates (bytes/s)
   uint _window_count;
   uint _window_next;
   jlong _last_ns;
   jlong _last_allocated;
   uint64_t _last_stall_ns;
+  uint64_t _last_refault_bytes;  // without a stall source
+  uint64_t _last_read_bytes;
   uint _streak;                // consecutive low-allocation, high-stall intervals
   bool _primed;
 
   static jlong total_allocated_bytes();
   double window_average() const;
   void push_rate(double rate);
-  void request_gc(double rate, double avg, double stall_ratio);
+  // Without a stall source: whether this interval re-read evicted cache
+  // (sets *what for the log).
+  bool blind_stalled(char* what, size_t len);
+  void request_gc(double rate, double avg, const char* why);
 
  public:
-  explicit G1FlexHeapProactiveGCTask(FlexHeapIOStall* iostall);
+  G1FlexHeapProactiveGCTask(FlexHeapIOStall* iostall, const G1FlexHeapSignals* signals);
   void execute() override;
 };
 

@@ -306,6 +306,13 @@ void G1FlexHeapSignals::execute() {
   schedule(SampleIntervalMs);
 }
 
+bool G1FlexHeapSignals::cache_read_totals(uint64_t* refault_bytes, uint64_t* read_bytes) const {
+  assert(Thread::current() == _g1h->service_thread(), "published by the sampler on this thread");
+  *refault_bytes = _refault_pages * os::vm_page_size();
+  *read_bytes = _read_bytes;
+  return _refaults_valid && _io_valid;
+}
+
 G1FlexHeapSignals::Reading G1FlexHeapSignals::consume() {
   assert_at_safepoint_on_vm_thread();
   Reading r;

@@ -115,6 +115,11 @@ class G1FlexHeapSignals : public G1ServiceTask {
   // At a pause: the latest values and the deltas since the previous call.
   Reading consume();
 
+  // For the service thread's other tasks (the sampler runs on the same
+  // thread, so no lock): the latest totals of page-cache refaults (bytes) and
+  // of bytes read from storage; false if either is unknown.
+  bool cache_read_totals(uint64_t* refault_bytes, uint64_t* read_bytes) const;
+
   const char* page_cache_source() const { return _stat_path[0] != '\0' ? _stat_path : "/proc/meminfo"; }
   bool samples_stall() const { return _sample_stall; }
 };

@@ -1,0 +1,72 @@
+/*
+ * Copyright (c) 2026, FlexHeap contributors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  The FlexHeap contributors
+ * designate this particular file as subject to the "Classpath" exception
+ * as provided by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ */
+
+
+/*
+ * @test
+ * @summary Without any I/O stall source (-XX:FlexHeapIOStallBackend=none), a phase change from heap-heavy to
+ *          I/O-heavy still gets a proactive GC, triggered by the reads re-reading the page cache's recent
+ *          evictions (memory.stat refaults), and FlexHeap hands back at least half of the surplus heap within
+ *          5 s. Before, no GC ran in an I/O phase that allocates nothing, and the heap kept the cache out.
+ * @library /lib
+ * @build FlexHeapPhases
+ * @run main/timeout=300 TestFlexHeapBlindPhaseChange
+ */
+import java.util.*;
+
+public class TestFlexHeapBlindPhaseChange {
+    public static void main(String[] args) throws Exception {
+        long xms = 64L << 20;
+        // Written inside the cgroup, so the allocation phase evicts its pages and the reads refault.
+        java.nio.file.Path file = java.nio.file.Paths.get("blind-phase-change-io.dat").toAbsolutePath();
+        java.nio.file.Files.deleteIfExists(file);
+        String out = FlexHeapTestSupport.javaInMemoryCgroup(1L << 30, FlexHeapTestSupport.withClasses(
+                "-XX:+UseFlexHeap", "-XX:FlexHeapIOStallBackend=none", "-Xms64m", "-Xmx900m",
+                "-XX:G1HeapRegionSize=1m", "-Xlog:gc,gc+flexheap",
+                "FlexHeapPhases", "6", "10", "4", file.toString(), "buffered", "640"))
+            .shouldHaveExit(0).output();
+        java.nio.file.Files.deleteIfExists(file);
+        if (FlexHeapTestSupport.hasStallSource(out)) {
+            throw new RuntimeException("FlexHeapIOStallBackend=none still found a stall source");
+        }
+        double ioStart = FlexHeapTestSupport.phaseTime(out, "PHASE io start");
+        boolean blindGC = out.substring(out.indexOf("PHASE io start")).lines()
+            .anyMatch(l -> l.contains("proactive GC: ") && l.contains("no stall source; read "));
+        if (!blindGC) throw new RuntimeException("no proactive GC for a re-read cache in the I/O phase");
+        List<FlexHeapTestSupport.Decision> ds = FlexHeapTestSupport.decisions(out);
+        long atChange = -1;
+        long lowest = Long.MAX_VALUE;
+        for (FlexHeapTestSupport.Decision d : ds) {
+            if (d.time() < ioStart) atChange = d.committed();
+            else if (d.time() <= ioStart + 5.0) lowest = Math.min(lowest, d.committed());
+        }
+        if (atChange < 0) throw new RuntimeException("no decision in the allocation phase");
+        long surplus = atChange - xms;
+        if (surplus < (64L << 20)) throw new RuntimeException("the heap grew only to " + atChange + ": nothing to hand back");
+        System.out.println("committed " + (atChange >> 20) + "M at the change, lowest within 5 s "
+                           + (lowest == Long.MAX_VALUE ? "none" : (lowest >> 20) + "M"));
+        if (lowest == Long.MAX_VALUE || atChange - lowest < surplus / 2) {
+            throw new RuntimeException("handed back " + (lowest == Long.MAX_VALUE ? 0 : atChange - lowest) + " of "
+                                       + surplus + " surplus bytes within 5 s of the phase change");
+        }
+    }
+}
