@@ -101,6 +101,29 @@ public class FlexHeapTestSupport {
     }
 
     /** Per GC id, the value of key=... on that GC's "inputs" debug line (-Xlog:gc+flexheap=debug). */
+    /**
+     * Checks that the heap committed at the last decision before {@code marker} (a phase change) fell by at
+     * least half of its surplus over {@code xms} within {@code seconds} of it; prints both sizes.
+     */
+    public static void checkHandsBackHalfTheSurplus(String log, String marker, long xms, double seconds) {
+        double change = phaseTime(log, marker);
+        long atChange = -1;
+        long lowest = Long.MAX_VALUE;
+        for (Decision d : decisions(log)) {
+            if (d.time() < change) atChange = d.committed();
+            else if (d.time() <= change + seconds) lowest = Math.min(lowest, d.committed());
+        }
+        if (atChange < 0) throw new RuntimeException("no decision before '" + marker + "'");
+        long surplus = atChange - xms;
+        if (surplus < (64L << 20)) throw new RuntimeException("the heap grew only to " + atChange + ": nothing to hand back");
+        System.out.println("committed " + (atChange >> 20) + "M at the change, lowest within " + seconds + " s "
+                           + (lowest == Long.MAX_VALUE ? "none" : (lowest >> 20) + "M"));
+        if (lowest == Long.MAX_VALUE || atChange - lowest < surplus / 2) {
+            throw new RuntimeException("handed back " + (lowest == Long.MAX_VALUE ? 0 : atChange - lowest) + " of "
+                                       + surplus + " surplus bytes within " + seconds + " s of the phase change");
+        }
+    }
+
     public static Map<Long, Double> inputs(String log, String key) {
         Map<Long, Double> m = new HashMap<>();
         Matcher x = Pattern.compile("GC\\((\\d+)\\) inputs .*?\\b" + Pattern.quote(key) + "=([0-9.eE+-]+)").matcher(log);

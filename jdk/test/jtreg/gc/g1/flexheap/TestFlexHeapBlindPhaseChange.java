@@ -31,8 +31,6 @@
  * @build FlexHeapPhases
  * @run main/timeout=300 TestFlexHeapBlindPhaseChange
  */
-import java.util.*;
-
 public class TestFlexHeapBlindPhaseChange {
     public static void main(String[] args) throws Exception {
         long xms = 64L << 20;
@@ -48,25 +46,9 @@ public class TestFlexHeapBlindPhaseChange {
         if (FlexHeapTestSupport.hasStallSource(out)) {
             throw new RuntimeException("FlexHeapIOStallBackend=none still found a stall source");
         }
-        double ioStart = FlexHeapTestSupport.phaseTime(out, "PHASE io start");
         boolean blindGC = out.substring(out.indexOf("PHASE io start")).lines()
             .anyMatch(l -> l.contains("proactive GC: ") && l.contains("no stall source; read "));
         if (!blindGC) throw new RuntimeException("no proactive GC for a re-read cache in the I/O phase");
-        List<FlexHeapTestSupport.Decision> ds = FlexHeapTestSupport.decisions(out);
-        long atChange = -1;
-        long lowest = Long.MAX_VALUE;
-        for (FlexHeapTestSupport.Decision d : ds) {
-            if (d.time() < ioStart) atChange = d.committed();
-            else if (d.time() <= ioStart + 5.0) lowest = Math.min(lowest, d.committed());
-        }
-        if (atChange < 0) throw new RuntimeException("no decision in the allocation phase");
-        long surplus = atChange - xms;
-        if (surplus < (64L << 20)) throw new RuntimeException("the heap grew only to " + atChange + ": nothing to hand back");
-        System.out.println("committed " + (atChange >> 20) + "M at the change, lowest within 5 s "
-                           + (lowest == Long.MAX_VALUE ? "none" : (lowest >> 20) + "M"));
-        if (lowest == Long.MAX_VALUE || atChange - lowest < surplus / 2) {
-            throw new RuntimeException("handed back " + (lowest == Long.MAX_VALUE ? 0 : atChange - lowest) + " of "
-                                       + surplus + " surplus bytes within 5 s of the phase change");
-        }
+        FlexHeapTestSupport.checkHandsBackHalfTheSurplus(out, "PHASE io start", xms, 5.0);
     }
 }

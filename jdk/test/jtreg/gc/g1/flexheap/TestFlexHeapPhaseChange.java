@@ -29,8 +29,6 @@
  * @build FlexHeapPhases
  * @run main/timeout=300 TestFlexHeapPhaseChange
  */
-import java.util.*;
-
 public class TestFlexHeapPhaseChange {
     public static void main(String[] args) throws Exception {
         long xms = 64L << 20;
@@ -45,22 +43,6 @@ public class TestFlexHeapPhaseChange {
         if (!FlexHeapTestSupport.hasStallSource(out)) {
             throw new jtreg.SkippedException("no I/O stall source on this host (need root for BPF or delay accounting)");
         }
-        List<FlexHeapTestSupport.Decision> ds = FlexHeapTestSupport.decisions(out);
-        double ioStart = FlexHeapTestSupport.phaseTime(out, "PHASE io start");
-        long atChange = -1;
-        long lowest = Long.MAX_VALUE;
-        for (FlexHeapTestSupport.Decision d : ds) {
-            if (d.time() < ioStart) atChange = d.committed();
-            else if (d.time() <= ioStart + 3.0) lowest = Math.min(lowest, d.committed());
-        }
-        if (atChange < 0) throw new RuntimeException("no decision in the allocation phase");
-        long surplus = atChange - xms;
-        if (surplus < (64L << 20)) throw new RuntimeException("the heap grew only to " + atChange + ": nothing to hand back");
-        System.out.println("committed " + (atChange >> 20) + "M at the change, lowest within 3 s "
-                           + (lowest == Long.MAX_VALUE ? "none" : (lowest >> 20) + "M"));
-        if (lowest == Long.MAX_VALUE || atChange - lowest < surplus / 2) {
-            throw new RuntimeException("handed back " + (lowest == Long.MAX_VALUE ? 0 : atChange - lowest) + " of "
-                                       + surplus + " surplus bytes within 3 s of the phase change");
-        }
+        FlexHeapTestSupport.checkHandsBackHalfTheSurplus(out, "PHASE io start", xms, 3.0);
     }
 }
