@@ -33,16 +33,31 @@ work=$(mktemp -d)
 # The delayacct backend needs kernel delay accounting (off by default): on for
 # the run when we may, restored after; the backend_used column says what ran.
 delayacct_was=$(sysctl -n kernel.task_delayacct 2>/dev/null || echo "")
-restore() { [ -z "$delayacct_was" ] || sysctl -qw kernel.task_delayacct="$delayacct_was" 2>/dev/null || true; rm -rf "$work"; }
+# psi reads the JVM's own cgroup v2 io.pressure (the root cgroup's is refused): its runs get a
+# fresh v2 cgroup when we may make one, else the backend_used column says what ran instead.
+cg2=$(awk '$0 ~ / - cgroup2 / {print $5; exit}' /proc/self/mountinfo)
+psi_cg=""
+if [ -n "$cg2" ] && [ -w "$cg2" ] && mkdir -p "$cg2/flexheap-decision-cost-$$" 2>/dev/null; then
+  psi_cg="$cg2/flexheap-decision-cost-$$"
+fi
+restore() {
+  [ -z "$delayacct_was" ] || sysctl -qw kernel.task_delayacct="$delayacct_was" 2>/dev/null || true
+  [ -z "$psi_cg" ] || rmdir "$psi_cg" 2>/dev/null || true
+  rm -rf "$work"
+}
 trap restore EXIT
 [ "$delayacct_was" = 0 ] && { sysctl -qw kernel.task_delayacct=1 2>/dev/null || echo "note: could not turn on kernel.task_delayacct; delayacct will fall back" >&2; }
 src="$FLEXHEAP_ROOT/jdk/test/jtreg/gc/g1/flexheap"
 "$jdk/bin/javac" -d "$work" "$src/DecisionCostLoad.java" "$src/FlexHeapPhases.java"
 printf '%-10s %7s %10s %9s %9s %9s %9s\n' backend threads decisions median_us p99_us max_us backend_used
-for backend in bpf delayacct none; do
+for backend in bpf delayacct psi none; do
+  launch=()
+  if [ "$backend" = psi ] && [ -n "$psi_cg" ]; then
+    launch=(sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$psi_cg")
+  fi
   for n in "${counts[@]}"; do
     log="$work/$backend-$n.log"
-    nice -n 10 "$jdk/bin/java" -XX:+UseFlexHeap -XX:FlexHeapIOStallBackend="$backend" -Xms64m -Xmx256m \
+    nice -n 10 "${launch[@]}" "$jdk/bin/java" -XX:+UseFlexHeap -XX:FlexHeapIOStallBackend="$backend" -Xms64m -Xmx256m \
       -Xss256k -Xlog:gc+flexheap=debug:file="$log" -cp "$work" DecisionCostLoad "$n" "$secs" \
       "${FLEXHEAP_BENCH_FILE:-/var/tmp/flexheap-decision-cost.dat}" > /dev/null 2>&1 || { echo "$backend $n: run failed"; continue; }
     used=$(grep -o "I/O stall source: [a-z]*" "$log" | awk "{print \$4}" | head -1 || true)
