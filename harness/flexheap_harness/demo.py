@@ -231,8 +231,8 @@ def phases_program(args: argparse.Namespace, jar: Path | str, scale: float) -> l
 def run_demo(args: argparse.Namespace) -> int:
     from .cli import _compare_and_report, _default_out
     from .compare import render_policy_rows
-
     from .sizes import is_fraction
+
     apply_workload_defaults(args)
     if is_phases(args) and is_fraction(args.budget):
         print(f"error: --budget {args.budget} is a multiple of the index, and --workload phases reads no index; "
