@@ -105,6 +105,20 @@ def test_fraction_policies_need_budget():
         max_heap_bytes(parse_policy("g1-90"), None)
 
 
+def test_native_reserve_caps_only_fraction_policies_that_would_take_it():
+    budget, mib = 1536 << 20, 1 << 20
+    g190, g150 = parse_policy("g1-90"), parse_policy("g1-50")
+    assert max_heap_bytes(g190, budget, 0) == int(budget * 0.9)
+    assert max_heap_bytes(g190, budget, 640 * mib) == budget - 640 * mib  # 896m, not 1382m
+    assert max_heap_bytes(g150, budget, 640 * mib) == budget // 2  # 768m leaves more than 640m
+    assert max_heap_bytes(g150, budget, budget // 2) == budget // 2  # the boundary: equal
+    assert max_heap_bytes(g150, budget, budget // 2 + mib) == budget // 2 - mib
+    assert max_heap_bytes(parse_policy("static:1g"), budget, 640 * mib) == 1 << 30  # asked for
+    assert "-Xmx896m" in jvm_flags(g190, budget, "x", native_reserve=640 * mib)
+    with pytest.raises(ValueError, match="leaves no heap"):
+        max_heap_bytes(g190, budget, budget)
+
+
 def test_unknown_policy():
     with pytest.raises(ValueError, match="unknown policy"):
         parse_policy("zgc")

@@ -66,6 +66,14 @@ def test_workload_names_presets_and_options():
         parse_workload("opensearch:smoke,phases=search")
 
 
+def test_spark_keeps_a_native_reserve_out_of_the_heap_and_checks_it():
+    assert parse_workload("spark:tpcds").native_reserve() == 640 << 20
+    assert parse_workload("spark:smoke,native_reserve=1g").native_reserve() == 1 << 30
+    assert parse_workload("opensearch:smoke").native_reserve() == 0
+    with pytest.raises(ValueError, match="native_reserve"):
+        parse_workload("spark:smoke,native_reserve=600MB")
+
+
 def final_flags(java: Path, options: list[str]) -> dict[str, str]:
     out = subprocess.run([str(java), *options, "-XX:+PrintFlagsFinal", "-version"],
                          capture_output=True, text=True, check=True).stdout

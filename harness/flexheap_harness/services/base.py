@@ -151,6 +151,11 @@ class Service:
         """A path on the device the service reads (throttled and measured)."""
         raise NotImplementedError
 
+    def native_reserve(self) -> int:
+        """Bytes of the budget the service needs besides its Java heap; a policy's maximum heap
+        never takes them (policies.max_heap_bytes)."""
+        return 0
+
     # Inside the run:
     def start(self, ctx: Context) -> None:
         raise NotImplementedError

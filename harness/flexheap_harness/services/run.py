@@ -74,9 +74,15 @@ def run_service_once(cfg: "runner.RunConfig", service: Service, log: Callable[[s
     if cfg.policy.needs_flexheap and not cfg.jdk.is_flexheap_build:
         return fail(f"policy {cfg.policy.name} needs the FlexHeap JDK; {cfg.jdk.home} lacks -XX:+UseFlexHeap")
     try:
-        flags = jvm_flags(cfg.policy, cfg.budget, str(gc_log), cfg.extra_jvm_flags, cfg.jdk.is_flexheap_build)
-        max_heap = max_heap_bytes(cfg.policy, cfg.budget)
+        reserve = service.native_reserve()
+        flags = jvm_flags(cfg.policy, cfg.budget, str(gc_log), cfg.extra_jvm_flags, cfg.jdk.is_flexheap_build,
+                          reserve)
+        max_heap = max_heap_bytes(cfg.policy, cfg.budget, reserve)
         summary["max_heap"] = max_heap
+        summary["native_reserve"] = reserve
+        if cfg.policy.heap_fraction is not None and cfg.budget and max_heap < int(cfg.budget * cfg.policy.heap_fraction):
+            log(f"    max heap {format_size(max_heap)}, not {cfg.policy.heap_fraction:.0%} of the budget: "
+                f"{service.kind} keeps {format_size(reserve)} of it for native memory")
         service.prepare(log)
     except ValueError as e:
         return fail(str(e))

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..jdk import find_jdk, repo_root
+from ..sizes import parse_size
 from .base import Context, Service, cache_dir, descendants, fetch, find_pid, parse_options, spawn, terminate
 from .run import phase_record
 
@@ -47,6 +48,11 @@ from .run import phase_record
 TPCDS_SPARK_PARSE_ERRORS = ("q16", "q32", "q50", "q62", "q92", "q94", "q95", "q99")
 TPCDS_STORE = ("q03", "q07", "q19", "q27", "q34", "q42", "q43", "q46", "q52", "q53", "q55", "q59", "q63", "q65",
                "q68", "q73", "q79", "q89", "q96", "q98")
+# What a local-mode run holds besides the driver's Java heap: the driver's native memory and the
+# Python driver's (~440 MiB of anonymous memory next to a 768 MiB heap at TPC-DS sf 1), plus room
+# for the jars' and Python's file pages, which Spark re-reads all the time (less, and every 90%
+# policy thrashed or was OOM-killed at 1.5 GiB). Per workload: native_reserve=<size>.
+NATIVE_RESERVE = "640m"
 PRESETS: dict[str, dict[str, Any]] = {
     "smoke": dict(scale=0.02, reps=1, seed=42, queries="scan-agg,cached,brand-rank"),
     "small": dict(scale=1.0, reps=1, seed=42, queries="scan-agg,brand-rank,cached,big-spenders,yoy"),
@@ -98,7 +104,7 @@ class SparkSql(Service):
         super().__init__(preset, opts)
         if preset not in PRESETS:
             raise ValueError(f"unknown spark preset {preset!r}; choose from {', '.join(PRESETS)}")
-        self.params = parse_options(opts, PRESETS[preset])
+        self.params = parse_options(opts, {"native_reserve": NATIVE_RESERVE} | PRESETS[preset])
         p = self.params
         p["queries"] = str(p["queries"]).replace("+", ",")  # in workload names: queries=q03+q07
         self.tpcds = "sf" in p
@@ -109,6 +115,7 @@ class SparkSql(Service):
             self.data_root = cache_dir() / "data" / f"spark-tpcds-sf{p['sf']:g}"
         else:
             self.data_root = cache_dir() / "data" / f"spark-{p['scale']:g}-{p['seed']}"
+        self.native_reserve()  # a bad size fails here, before any run
         self.venv: Path | None = None
         self.job: Any = None
 
@@ -157,6 +164,9 @@ class SparkSql(Service):
 
     def data_dir(self) -> Path:
         return self.data_root
+
+    def native_reserve(self) -> int:
+        return parse_size(str(self.params["native_reserve"]), "native_reserve")
 
     def start(self, ctx: Context) -> None:
         xmx, rest = split_heap_flags(ctx.jvm_flags)
