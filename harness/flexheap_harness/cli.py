@@ -36,7 +36,7 @@ from typing import Any, Sequence
 from . import oracle, plots, results_manifest
 from .cgroups import detect
 from .compare import DEFAULT_WARMUP, load_comparison, render_text, run_comparison
-from .devices import PROFILES, block_device_near, parse_profile, read_ahead_file, read_ahead_kb
+from .devices import PROFILES, block_device_near, parse_profile, read_ahead_advice, read_ahead_file, read_ahead_kb
 from .integrity import UNBUDGETED, UsageError, check_budget_above_floor, enforcement_problems, jvm_floor, refusal_message
 from .jdk import bench_jar, find_jdk, jdk_for_policy, repo_root, require_policy_jdks
 from .machine_lock import measuring
@@ -290,6 +290,9 @@ def preflight(args: argparse.Namespace, policies: Sequence[str], budget: int | N
     support = detect(args.cgroup_parent)
     block = block_device_near(data_dir)
     check_read_ahead(getattr(args, "read_ahead", None), block)
+    advice = read_ahead_advice(read_ahead_kb(block), getattr(args, "read_ahead", None))
+    if advice:
+        print(f"warning: {advice}", file=sys.stderr)
     problems = enforcement_problems(support, budget, device, block, data_dir)
     if problems and not getattr(args, "unbudgeted", False):
         raise UsageError(refusal_message(problems))

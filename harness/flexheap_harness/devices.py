@@ -191,6 +191,21 @@ def read_ahead_kb(dev: str | None, sys_dev_block: Path = SYS_DEV_BLOCK) -> int |
         return None
 
 
+# Above this, an mmap fault reads so much around it that a larger page cache can read more
+# bytes, not fewer (the kernel reads around faults only while a file's faults mostly hit).
+LARGE_READ_AHEAD_KB = 1024
+
+
+def read_ahead_advice(found_kb: int | None, asked: int | None) -> str | None:
+    """A warning for runs that keep a data device's large read-ahead (no --read-ahead)."""
+    if asked is not None or found_kb is None or found_kb <= LARGE_READ_AHEAD_KB:
+        return None
+    return (f"the data device reads ahead {found_kb} KiB around every mmap fault; then a larger page cache "
+            "can read more, not less (M4 at 5% on sata read 5.4 GiB where 128 KiB read 1.7 GiB), which "
+            "favours policies with small caches. Linux's default and Elasticsearch's advice is 128 KiB: "
+            "--read-ahead 128k")
+
+
 class ReadAheadError(RuntimeError):
     """--read-ahead was asked for and cannot be applied: nothing is measured."""
 

@@ -190,6 +190,18 @@ def leave_run_cgroup(cgroup: RunCgroup, summary: dict[str, Any], warnings: list[
     summary["cgroup_removed"] = not cgroup.dirs
 
 
+def data_block_device(data_dir: Path, warnings: list[str]) -> str | None:
+    """The block device the run reads (throttled and measured), or None with a warning."""
+    try:
+        device = block_device_of(data_dir)
+    except OSError as e:
+        warnings.append(f"cannot stat data dir {data_dir}: {e}")
+        return None
+    if device is None:
+        warnings.append(f"no block device found for {data_dir}; no device stats or throttling")
+    return device
+
+
 def run_once(cfg: RunConfig, log: Callable[[str], None] = say, support: CgroupSupport | None = None) -> dict[str, Any]:
     """Runs one JVM under cfg and returns (and writes) its summary. Never raises for a failed
     JVM; KeyboardInterrupt propagates after cleanup."""
@@ -246,13 +258,7 @@ def _run_once(cfg: RunConfig, log: Callable[[str], None], support: CgroupSupport
 
     support = support or detect(cfg.cgroup_parent)
     warnings += support.problems
-    device = None
-    try:
-        device = block_device_of(cfg.data_dir)
-    except OSError as e:
-        warnings.append(f"cannot stat data dir {cfg.data_dir}: {e}")
-    if device is None:
-        warnings.append(f"no block device found for {cfg.data_dir}; no device stats or throttling")
+    device = data_block_device(cfg.data_dir, warnings)
     not_enforced += enforcement_problems(support, cfg.budget, cfg.device, device, cfg.data_dir)
     if not_enforced and not cfg.unbudgeted:
         refuse(not_enforced)

@@ -28,7 +28,8 @@ from pathlib import Path
 import pytest
 
 from flexheap_harness import cgroups, gclog, hsperf
-from flexheap_harness.devices import ReadAheadError, device_name, read_ahead, read_ahead_kb, whole_disk
+from flexheap_harness.devices import (ReadAheadError, device_name, read_ahead, read_ahead_advice, read_ahead_kb,
+                                      whole_disk)
 from flexheap_harness.runner import parse_phase_lines
 from flexheap_harness.sampling import cpu_percentages, psi_percentages
 
@@ -128,6 +129,15 @@ def test_sys_dev_block_partition_resolves_to_disk(tmp_path):
     assert whole_disk("8:0", links) == "8:0"
     assert whole_disk("9:9", links) is None
     assert device_name("8:0", links) == "sda"
+
+
+def test_a_large_read_ahead_kept_as_found_is_warned_about():
+    assert "--read-ahead 128k" in read_ahead_advice(8192, None)
+    assert "8192 KiB" in read_ahead_advice(8192, None)
+    assert read_ahead_advice(1024, None) is None  # the boundary: 1 MiB is not large
+    assert read_ahead_advice(1028, None) is not None
+    assert read_ahead_advice(8192, 128 << 10) is None  # the run sets its own
+    assert read_ahead_advice(None, None) is None  # no block device
 
 
 def test_read_ahead_is_set_for_the_block_and_put_back(tmp_path):

@@ -35,7 +35,7 @@ from typing import Any, Callable
 
 from .. import runner
 from ..cgroups import CgroupSupport, detect
-from ..devices import block_device_of, read_ahead_kb
+from ..devices import read_ahead_kb
 from ..integrity import NotEnforced, enforcement_problems, refusal_message
 from ..policies import jvm_flags, max_heap_bytes
 from ..sampling import Sampler
@@ -90,11 +90,7 @@ def run_service_once(cfg: "runner.RunConfig", service: Service, log: Callable[[s
     support = support or detect(cfg.cgroup_parent)
     warnings += support.problems
     data_dir = service.data_dir()
-    device = None
-    try:
-        device = block_device_of(data_dir)
-    except OSError as e:
-        warnings.append(f"cannot stat {data_dir}: {e}")
+    device = runner.data_block_device(data_dir, warnings)
     not_enforced = enforcement_problems(support, cfg.budget, cfg.device, device, data_dir)
     if not_enforced and not cfg.unbudgeted:
         refuse(not_enforced)
