@@ -55,15 +55,17 @@ def test_demo_policy_rows_carry_the_ci():
 
 def test_reproduce_commands():
     args = cli.build_parser().parse_args(["demo", "--budget", "0.5x", "--reps", "3", "--device", "sata",
-                                          "--policies", "g1-90,flexheap", "--jvm-flags=-XX:+AlwaysPreTouch"])
+                                          "--policies", "g1-90,flexheap", "--jvm-flags=-XX:+AlwaysPreTouch",
+                                          "--read-ahead", "128k"])
     one = demo.reproduce_command(args, ["g1-90", "flexheap"])
     assert one.startswith("./flexheap demo --budget 0.5x --scale 0.1 --reps 3 --device sata "
                           "--policies g1-90,flexheap --baseline g1-90 --workload M1 --seed 42 --index-size-mb 2048")
-    assert "--jvm-flags=-XX:+AlwaysPreTouch" in one
+    assert "--jvm-flags=-XX:+AlwaysPreTouch" in one and "--read-ahead 128k" in one
+    assert cli.build_parser().parse_args(one.split()[1:]).read_ahead == 128 << 10  # a valid demo command
     full = demo.full_results_command(args, ["g1-90", "flexheap"], 1 << 30)
     assert "harness compare --policies g1-90,flexheap" in full and "--scale 1 " in full and "--reps 3" in full
     reparsed = cli.build_parser().parse_args(full.split()[2:])  # it is a valid command line
-    assert reparsed.device == "sata" and reparsed.budget == "0.5x"
+    assert reparsed.device == "sata" and reparsed.budget == "0.5x" and reparsed.read_ahead == 128 << 10
 
 
 def test_demo_ends_with_the_plots_and_the_full_results_command(tmp_path):
