@@ -42,6 +42,7 @@ from .jdk import bench_jar, find_jdk, jdk_for_policy, repo_root, require_policy_
 from .machine_lock import measuring
 from .policies import BUILTIN, parse_policy, policies_named_in
 from .runner import RunConfig, bench_program, print_summary, run_once
+from .services import parse_workload
 from .services.cli import is_service_workload, prepare_service
 from .sizes import (SizeError, check_budget_syntax, check_fraction_list, check_size_list, directory_size,
                     format_size, is_fraction, parse_budget, parse_size)
@@ -253,10 +254,10 @@ def resolve_budget(args: argparse.Namespace) -> tuple[int | None, int | None]:
     return parse_budget(args.budget, index_bytes), index_bytes
 
 
-def floor_flags(policy: str, budget: int | None, extra: Sequence[str]) -> list[str]:
+def floor_flags(policy: str, budget: int | None, extra: Sequence[str], native_reserve: int = 0) -> list[str]:
     """The run's JVM flags without its per-run files (GC log, JFR): what the floor is measured with."""
     from .policies import jvm_flags
-    flags = jvm_flags(parse_policy(policy), budget, "/dev/null", extra, False)
+    flags = jvm_flags(parse_policy(policy), budget, "/dev/null", extra, False, native_reserve)
     return [f for f in flags if not f.startswith("-Xlog:") and "StartFlightRecording" not in f]
 
 
@@ -284,7 +285,7 @@ def check_read_ahead(size: int | None, block: str | None) -> None:
 
 
 def preflight(args: argparse.Namespace, policies: Sequence[str], budget: int | None, device, data_dir: Path,
-              default_jdk) -> bool:
+              default_jdk, native_reserve: int = 0) -> bool:
     """Refuses (UsageError, exit 2) what would not be measured as asked: a budget or device profile the
     machine cannot enforce (unless --unbudgeted) and a budget below the JVM floor. True = unbudgeted."""
     support = detect(args.cgroup_parent)
@@ -306,7 +307,7 @@ def preflight(args: argparse.Namespace, policies: Sequence[str], budget: int | N
             jdk = jdk_for_policy(pol, default_jdk)
             if pol.needs_flexheap and not jdk.is_flexheap_build:
                 continue  # reported as a failed run with its reason
-            flags = floor_flags(name, budget, extra)
+            flags = floor_flags(name, budget, extra, native_reserve)
             check_budget_above_floor(budget, jvm_floor(jdk.java, flags), pol.name, flags)
     return False
 
@@ -334,7 +335,9 @@ def make_config_factory(args: argparse.Namespace, program: list[str] | None, pol
         program = bench_program(jar, args.index, args.workload, args.scale, args.clients, args.seed)
     data_dir = args.data_dir or args.index or (service.data_dir() if service else Path.cwd())
     extra = shlex.split(args.jvm_flags)
-    unbudgeted = preflight(args, policies, budget, device, Path(data_dir), jdk)
+    reserve = service.native_reserve() if service else 0
+    check_budget_above_reserve(budget, reserve, args.workload)
+    unbudgeted = preflight(args, policies, budget, device, Path(data_dir), jdk, reserve)
 
     def make(policy: str, rep: int, run_dir: Path) -> RunConfig:
         pol = parse_policy(policy)
@@ -405,7 +408,32 @@ def sweep_sizes(args: argparse.Namespace, budget: int | None) -> list[str]:
         return [f"static:{s.strip()}" for s in args.sizes.split(",") if s.strip()]
     if budget is None:
         raise UsageError("--fractions needs --budget (or give --sizes)")
-    return [f"static:{max(1, int(float(f) * budget) >> 20)}m" for f in args.fractions.split(",") if f.strip()]
+    # A service's caps stop where its native reserve starts, as the fraction policies' do: a cap
+    # above it is OOM-killed, not measured (duplicates are swept once).
+    try:
+        workload = getattr(args, "workload", None)
+        reserve = parse_workload(workload).native_reserve() if is_service_workload(workload) else 0
+    except ValueError as e:
+        raise UsageError(f"--workload {workload}: {e}") from None
+    check_budget_above_reserve(budget, reserve, workload)
+    caps: list[str] = []
+    for f in (f for f in args.fractions.split(",") if f.strip()):
+        cap = int(float(f) * budget)
+        if reserve and cap > budget - reserve:
+            print(f"note: --fractions {f.strip()}: cap {format_size(budget - reserve)}, not {format_size(cap)}: "
+                  f"{workload} keeps {format_size(reserve)} of the budget for native memory", file=sys.stderr)
+            cap = budget - reserve
+        name = f"static:{max(1, cap >> 20)}m"
+        if name not in caps:
+            caps.append(name)
+    return caps
+
+
+def check_budget_above_reserve(budget: int | None, reserve: int, workload: str) -> None:
+    """A budget the service's native memory fills leaves no heap: refused before any run (exit 2)."""
+    if budget is not None and reserve >= budget:
+        raise UsageError(f"budget {format_size(budget)} leaves no heap: {workload} keeps {format_size(reserve)} "
+                         "of it for native memory; give a larger --budget or native_reserve=<size>")
 
 
 def write_oracle(agg: dict[str, Any], out: Path) -> dict[str, Any]:

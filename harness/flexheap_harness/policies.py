@@ -164,7 +164,7 @@ def policies_named_in(args: object) -> list[Policy]:
 def max_heap_bytes(policy: Policy, budget: int | None, native_reserve: int = 0) -> int:
     """A static cap as given; a fraction of the budget, but never more than the budget less
     native_reserve, the memory the workload's processes need besides the Java heap (a Spark
-    driver's ~0.4 GB: at 90% of a 1.5 GiB budget it is OOM-killed under every policy)."""
+    driver's ~440 MiB: at 90% of a 1.5 GiB budget it is OOM-killed under every policy)."""
     if policy.static_heap is not None:
         return policy.static_heap
     if budget is None:

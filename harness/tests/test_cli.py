@@ -27,6 +27,7 @@ import argparse
 import pytest
 
 from flexheap_harness.cli import build_parser, main, sweep_sizes
+from flexheap_harness.integrity import UsageError
 
 
 @pytest.mark.parametrize("cmd", [[], ["run"], ["compare"], ["sweep"], ["plot"], ["report"], ["demo"]])
@@ -53,6 +54,19 @@ def test_sweep_grid_from_fractions_and_sizes():
     assert sweep_sizes(ns, 1 << 30) == ["static:256m", "static:512m"]
     ns = argparse.Namespace(sizes="256m, 1g", fractions=None)
     assert sweep_sizes(ns, None) == ["static:256m", "static:1g"]
+
+
+def test_a_service_sweep_stops_its_caps_at_the_native_reserve(capsys):
+    ns = argparse.Namespace(sizes=None, fractions="0.3,0.5,0.7,0.9", workload="spark:tpcds")
+    # 0.7 and 0.9 of 1.5 GiB would take Spark's 640m: both become 896m, swept once
+    assert sweep_sizes(ns, 1536 << 20) == ["static:460m", "static:768m", "static:896m"]
+    assert "--fractions 0.7: cap 896.0M, not 1.0G" in capsys.readouterr().err
+    ns.workload = "spark:tpcds,native_reserve=1536m"
+    with pytest.raises(UsageError, match="leaves no heap"):
+        sweep_sizes(ns, 1536 << 20)
+    ns.workload = "spark:tpcds,native_reserve=600MB"
+    with pytest.raises(UsageError, match="native_reserve"):
+        sweep_sizes(ns, 1536 << 20)
 
 
 def test_bad_policy_is_a_clear_error(capsys):

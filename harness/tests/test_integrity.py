@@ -242,6 +242,33 @@ def test_cli_refuses_read_ahead_before_preparing_a_service(monkeypatch, fake_jdk
     assert not prepared and seen == [tmp_path]  # the nearest existing parent of the data folder
 
 
+def test_cli_refuses_a_budget_the_service_native_reserve_fills(monkeypatch, fake_jdk, tmp_path, capsys):
+    from flexheap_harness.services import base, cli as services_cli
+
+    class Service(base.Service):
+        kind = "fake"
+
+        def prepare(self, log):
+            pass
+
+        def data_dir(self):
+            return tmp_path
+
+        def data_bytes(self):
+            return 1 << 30
+
+        def native_reserve(self):
+            return 1 << 30
+
+    monkeypatch.setattr(services_cli, "parse_workload", lambda _w: Service("x", ""))
+    monkeypatch.setattr(cli, "is_service_workload", lambda _w: True)
+    argv = ["run", "--policy", "g1-90", "--workload", "opensearch:smoke", "--budget", "1g",
+            "--jdk", str(fake_jdk), "--out", str(tmp_path / "r")]
+    assert cli.main(argv) == 2
+    assert "budget 1.0G leaves no heap: opensearch:smoke keeps 1.0G of it for native memory" in capsys.readouterr().err
+    assert not (tmp_path / "r" / "summary.json").exists()  # nothing ran
+
+
 def test_floor_is_cached(monkeypatch, fake_jdk, tmp_path):
     calls = []
     monkeypatch.setattr("flexheap_harness.integrity.measure_floor", lambda j, f: calls.append(f) or 42 * MIB)

@@ -80,7 +80,9 @@ def run_service_once(cfg: "runner.RunConfig", service: Service, log: Callable[[s
         max_heap = max_heap_bytes(cfg.policy, cfg.budget, reserve)
         summary["max_heap"] = max_heap
         summary["native_reserve"] = reserve
-        if cfg.policy.heap_fraction is not None and cfg.budget and max_heap < int(cfg.budget * cfg.policy.heap_fraction):
+        capped = cfg.policy.heap_fraction is not None and cfg.budget is not None and \
+            max_heap < int(cfg.budget * cfg.policy.heap_fraction)
+        if capped:
             log(f"    max heap {format_size(max_heap)}, not {cfg.policy.heap_fraction:.0%} of the budget: "
                 f"{service.kind} keeps {format_size(reserve)} of it for native memory")
         service.prepare(log)
@@ -99,7 +101,7 @@ def run_service_once(cfg: "runner.RunConfig", service: Service, log: Callable[[s
         "label": summary["label"], "policy": asdict(cfg.policy), "budget": cfg.budget,
         "budget_human": format_size(cfg.budget), "index_bytes": cfg.index_bytes, "workload": service.name,
         "device_profile": asdict(cfg.device), "block_device": device, "read_ahead_kb": read_ahead_kb(device),
-        "jdk": str(cfg.jdk.home),
+        "jdk": str(cfg.jdk.home), "native_reserve": reserve,
         "jdk_has_flexheap": cfg.jdk.is_flexheap_build, "jvm_flags": flags, "data_dir": str(data_dir),
         "timeout_s": cfg.timeout_s, "thrash_limit": asdict(cfg.thrash) if cfg.thrash else None,
         "sample_interval_s": cfg.sample_interval_s,
