@@ -336,7 +336,7 @@ def make_config_factory(args: argparse.Namespace, program: list[str] | None, pol
     data_dir = args.data_dir or args.index or (service.data_dir() if service else Path.cwd())
     extra = shlex.split(args.jvm_flags)
     reserve = service.native_reserve() if service else 0
-    check_budget_above_reserve(budget, reserve, args.workload)
+    check_budget_above_reserve(budget, reserve, args.workload, service.min_heap() if service else 0)
     unbudgeted = preflight(args, policies, budget, device, Path(data_dir), jdk, reserve)
 
     def make(policy: str, rep: int, run_dir: Path) -> RunConfig:
@@ -412,10 +412,11 @@ def sweep_sizes(args: argparse.Namespace, budget: int | None) -> list[str]:
     # above it is OOM-killed, not measured (duplicates are swept once).
     try:
         workload = getattr(args, "workload", None)
-        reserve = parse_workload(workload).native_reserve() if is_service_workload(workload) else 0
+        service = parse_workload(workload) if is_service_workload(workload) else None
     except ValueError as e:
         raise UsageError(f"--workload {workload}: {e}") from None
-    check_budget_above_reserve(budget, reserve, workload)
+    reserve = service.native_reserve() if service else 0
+    check_budget_above_reserve(budget, reserve, workload, service.min_heap() if service else 0)
     caps: list[str] = []
     for f in (f for f in args.fractions.split(",") if f.strip()):
         cap = int(float(f) * budget)
@@ -429,11 +430,18 @@ def sweep_sizes(args: argparse.Namespace, budget: int | None) -> list[str]:
     return caps
 
 
-def check_budget_above_reserve(budget: int | None, reserve: int, workload: str) -> None:
-    """A budget the service's native memory fills leaves no heap: refused before any run (exit 2)."""
-    if budget is not None and reserve >= budget:
+def check_budget_above_reserve(budget: int | None, reserve: int, workload: str, min_heap: int = 0) -> None:
+    """A budget the service's native memory fills, or that leaves less heap than the service
+    starts with, is refused before any run (exit 2)."""
+    if budget is None:
+        return
+    if reserve >= budget:
         raise UsageError(f"budget {format_size(budget)} leaves no heap: {workload} keeps {format_size(reserve)} "
                          "of it for native memory; give a larger --budget or native_reserve=<size>")
+    if budget - reserve < min_heap:
+        raise UsageError(f"budget {format_size(budget)} less {workload}'s native reserve of {format_size(reserve)} "
+                         f"leaves a {format_size(budget - reserve)} heap; it needs at least {format_size(min_heap)}: "
+                         "give a larger --budget")
 
 
 def write_oracle(agg: dict[str, Any], out: Path) -> dict[str, Any]:

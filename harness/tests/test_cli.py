@@ -64,6 +64,9 @@ def test_a_service_sweep_stops_its_caps_at_the_native_reserve(capsys):
     ns.workload = "spark:tpcds,native_reserve=1536m"
     with pytest.raises(UsageError, match="leaves no heap"):
         sweep_sizes(ns, 1536 << 20)
+    with pytest.raises(UsageError, match="leaves a 384.0M heap; it needs at least 450.0M"):
+        sweep_sizes(argparse.Namespace(sizes=None, fractions="0.5", workload="spark:smoke"), 1 << 30)
+    assert sweep_sizes(argparse.Namespace(sizes=None, fractions="0.5", workload="spark:smoke"), 1090 << 20)
     ns.workload = "spark:tpcds,native_reserve=600MB"
     with pytest.raises(UsageError, match="native_reserve"):
         sweep_sizes(ns, 1536 << 20)

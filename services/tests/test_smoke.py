@@ -165,8 +165,9 @@ def test_spark_smoke_on_flexheap(tmp_path, jdk):
     out = tmp_path / "spark"
     # As the README says: the driver's maximum heap leaves room for its ~350-700 MB of non-heap
     # memory; at the policy's 90% of 1 GiB FlexHeap's growth got the driver OOM-killed. The
-    # harness keeps Spark's native reserve (640m) out of the heap: 1g - 640m.
-    proc = harness("run", "--workload", "spark:smoke", "--policy", "flexheap", "--budget", "1g",
+    # harness keeps Spark's native reserve (640m) out of the heap: 1.5g - 640m (at 1g, 384m would be
+    # below the 450m Spark starts with, and the harness refuses the budget).
+    proc = harness("run", "--workload", "spark:smoke", "--policy", "flexheap", "--budget", "1536m",
                    "--jdk", str(jdk), "--out", str(out))
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     s = json.loads((out / "summary.json").read_text())
@@ -176,8 +177,8 @@ def test_spark_smoke_on_flexheap(tmp_path, jdk):
                      "cached-repeat", "brand-rank"]
     assert all(p["duration_s"] > 0 and p["rows"] > 0 for p in s["phases"])
     argv = (out / "spark-submit.argv").read_text()
-    assert s["max_heap"] == 384 << 20 and s["native_reserve"] == 640 << 20
-    assert "spark.driver.memory=384m" in argv and "-XX:+UseFlexHeap" in argv and "local[2]" in argv
+    assert s["max_heap"] == 896 << 20 and s["native_reserve"] == 640 << 20
+    assert "spark.driver.memory=896m" in argv and "-XX:+UseFlexHeap" in argv and "local[2]" in argv
     assert "spark.memory." not in argv  # defaults
     assert s["flexheap_decisions"] >= 3
     assert not run_leftovers(out)
@@ -205,7 +206,7 @@ def test_ctrl_c_stops_the_service_and_removes_the_cgroup(tmp_path, jdk):
     prepared("spark:smoke")
     out = tmp_path / "int"
     p = subprocess.Popen([sys.executable, "-m", "flexheap_harness", "run", "--workload", "spark:smoke",
-                          "--policy", "g1-90", "--budget", "1g", "--jdk", str(jdk), "--out", str(out)],
+                          "--policy", "g1-90", "--budget", "1536m", "--jdk", str(jdk), "--out", str(out)],
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO)
     deadline = time.time() + 120
     assert p.stdout is not None

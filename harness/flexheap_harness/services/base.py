@@ -156,6 +156,10 @@ class Service:
         never takes them (policies.max_heap_bytes)."""
         return 0
 
+    def min_heap(self) -> int:
+        """The smallest maximum heap the service starts with (0: any)."""
+        return 0
+
     # Inside the run:
     def start(self, ctx: Context) -> None:
         raise NotImplementedError

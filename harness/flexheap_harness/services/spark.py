@@ -53,6 +53,7 @@ TPCDS_STORE = ("q03", "q07", "q19", "q27", "q34", "q42", "q43", "q46", "q52", "q
 # for the jars' and Python's file pages, which Spark re-reads all the time (less, and every 90%
 # policy thrashed or was OOM-killed at 1.5 GiB). Per workload: native_reserve=<size>.
 NATIVE_RESERVE = "640m"
+SPARK_MIN_HEAP = 450 << 20
 PRESETS: dict[str, dict[str, Any]] = {
     "smoke": dict(scale=0.02, reps=1, seed=42, queries="scan-agg,cached,brand-rank"),
     "small": dict(scale=1.0, reps=1, seed=42, queries="scan-agg,brand-rank,cached,big-spenders,yoy"),
@@ -167,6 +168,11 @@ class SparkSql(Service):
 
     def native_reserve(self) -> int:
         return parse_size(str(self.params["native_reserve"]), "native_reserve")
+
+    def min_heap(self) -> int:
+        # Spark refuses a driver whose maximum heap is below 1.5 x its 300 MiB reserved memory
+        # (INVALID_DRIVER_MEMORY.SYSTEM_MEMORY).
+        return SPARK_MIN_HEAP
 
     def start(self, ctx: Context) -> None:
         xmx, rest = split_heap_flags(ctx.jvm_flags)
