@@ -40,7 +40,7 @@ from .devices import PROFILES, block_device_near, parse_profile, read_ahead_advi
 from .integrity import UNBUDGETED, UsageError, check_budget_above_floor, enforcement_problems, jvm_floor, refusal_message
 from .jdk import bench_jar, find_jdk, jdk_for_policy, repo_root, require_policy_jdks
 from .machine_lock import measuring
-from .policies import BUILTIN, parse_policy, policies_named_in
+from .policies import BUILTIN, Policy, max_heap_bytes, parse_policy, policies_named_in
 from .runner import RunConfig, bench_program, print_summary, run_once
 from .services import parse_workload
 from .services.cli import is_service_workload, prepare_service
@@ -419,11 +419,11 @@ def sweep_sizes(args: argparse.Namespace, budget: int | None) -> list[str]:
     check_budget_above_reserve(budget, reserve, workload, service.min_heap() if service else 0)
     caps: list[str] = []
     for f in (f for f in args.fractions.split(",") if f.strip()):
-        cap = int(float(f) * budget)
-        if reserve and cap > budget - reserve:
-            print(f"note: --fractions {f.strip()}: cap {format_size(budget - reserve)}, not {format_size(cap)}: "
+        share = Policy(f"fraction {f.strip()}", heap_fraction=float(f))
+        uncapped, cap = max_heap_bytes(share, budget), max_heap_bytes(share, budget, reserve)
+        if cap < uncapped:
+            print(f"note: --fractions {f.strip()}: cap {format_size(cap)}, not {format_size(uncapped)}: "
                   f"{workload} keeps {format_size(reserve)} of the budget for native memory", file=sys.stderr)
-            cap = budget - reserve
         name = f"static:{max(1, cap >> 20)}m"
         if name not in caps:
             caps.append(name)

@@ -80,9 +80,7 @@ def run_service_once(cfg: "runner.RunConfig", service: Service, log: Callable[[s
         max_heap = max_heap_bytes(cfg.policy, cfg.budget, reserve)
         summary["max_heap"] = max_heap
         summary["native_reserve"] = reserve
-        capped = cfg.policy.heap_fraction is not None and cfg.budget is not None and \
-            max_heap < int(cfg.budget * cfg.policy.heap_fraction)
-        if capped:
+        if max_heap < max_heap_bytes(cfg.policy, cfg.budget):  # the reserve capped a fraction policy
             log(f"    max heap {format_size(max_heap)}, not {cfg.policy.heap_fraction:.0%} of the budget: "
                 f"{service.kind} keeps {format_size(reserve)} of it for native memory")
         service.prepare(log)
