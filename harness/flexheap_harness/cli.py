@@ -36,7 +36,8 @@ from typing import Any, Sequence
 from . import oracle, plots, results_manifest
 from .cgroups import detect
 from .compare import DEFAULT_WARMUP, load_comparison, render_text, run_comparison
-from .devices import PROFILES, block_device_near, parse_profile, read_ahead_advice, read_ahead_file, read_ahead_kb
+from .devices import (KEEP_READ_AHEAD, PROFILES, block_device_near, parse_profile, read_ahead_file, read_ahead_kb,
+                      settle_read_ahead)
 from .integrity import UNBUDGETED, UsageError, check_budget_above_floor, enforcement_problems, jvm_floor, refusal_message
 from .jdk import bench_jar, find_jdk, jdk_for_policy, repo_root, require_policy_jdks
 from .machine_lock import measuring
@@ -91,10 +92,8 @@ def _add_common(p: argparse.ArgumentParser, workload_default: str | None = "M1")
                         "given); every summary and table then says 'unbudgeted'. Without it such runs exit 2.")
     g.add_argument("--device", default="host", type=device_arg,
                    help="device profile: host, nvme, sata, custom:read=600m,... (rates in MiB/s; default host)")
-    g.add_argument("--read-ahead", type=read_ahead_arg, metavar="SIZE",
-                   help="set the data device's read-ahead for each run and put it back after (e.g. 128k, "
-                        "what NVMe and SATA disks default to; a VM disk may have 8m, which an mmap reader "
-                        "such as OpenSearch pays on every page fault). Default: leave it as it is")
+    g.add_argument("--read-ahead", type=read_ahead_arg, metavar="SIZE|keep",
+                   help=READ_AHEAD_HELP)
     g.add_argument("--data-dir", type=_absolute_path, help="directory whose block device is throttled/measured "
                                                  "(default: --index, else the current directory)")
     g.add_argument("--cgroup-parent", help="parent cgroup path (default: v1 the harness's own cgroup, v2 /flexheap)")
@@ -261,9 +260,16 @@ def floor_flags(policy: str, budget: int | None, extra: Sequence[str], native_re
     return [f for f in flags if not f.startswith("-Xlog:") and "StartFlightRecording" not in f]
 
 
+READ_AHEAD_HELP = ("the data device's read-ahead for each run, put back after: a size (4k..64m) or 'keep' (as "
+                   "found). Default: 128k, Linux's default for a disk, where it can be set (root); a VM disk may "
+                   "read 8m around every mmap fault, which no page cache size helps")
+
+
 def read_ahead_arg(text: str) -> int:
-    """--read-ahead: a binary size, 4k to 64m, in whole 4 KiB pages (the kernel keeps pages:
-    6k would be stored, and recorded, as 4)."""
+    """--read-ahead: 'keep' (KEEP_READ_AHEAD) or a binary size, 4k to 64m, in whole 4 KiB pages
+    (the kernel keeps pages: 6k would be stored, and recorded, as 4)."""
+    if text == "keep":
+        return KEEP_READ_AHEAD
     try:
         size = parse_size(text, "--read-ahead")
     except SizeError as e:
@@ -273,15 +279,20 @@ def read_ahead_arg(text: str) -> int:
     return size
 
 
+def read_ahead_settable(block: str | None) -> bool:
+    return block is not None and read_ahead_kb(block) is not None and os.access(read_ahead_file(block), os.W_OK)
+
+
 def check_read_ahead(size: int | None, block: str | None) -> None:
-    """A --read-ahead that cannot be applied is refused before any run (exit 2)."""
-    if size is None:
+    """A --read-ahead size that cannot be applied is refused before any run (exit 2); the
+    default (None) falls back to the device's own with a warning instead."""
+    if not size:
         return
     if block is None:
         raise UsageError("--read-ahead: the data directory is on no block device")
-    path = read_ahead_file(block)
-    if read_ahead_kb(block) is None or not os.access(path, os.W_OK):
-        raise UsageError(f"--read-ahead: cannot set {path} (not root?); leave --read-ahead out")
+    if not read_ahead_settable(block):
+        raise UsageError(f"--read-ahead: cannot set {read_ahead_file(block)} (not root?); "
+                         "give --read-ahead keep")
 
 
 def preflight(args: argparse.Namespace, policies: Sequence[str], budget: int | None, device, data_dir: Path,
@@ -290,8 +301,9 @@ def preflight(args: argparse.Namespace, policies: Sequence[str], budget: int | N
     machine cannot enforce (unless --unbudgeted) and a budget below the JVM floor. True = unbudgeted."""
     support = detect(args.cgroup_parent)
     block = block_device_near(data_dir)
-    check_read_ahead(getattr(args, "read_ahead", None), block)
-    advice = read_ahead_advice(read_ahead_kb(block), getattr(args, "read_ahead", None))
+    asked = getattr(args, "read_ahead", None)
+    check_read_ahead(asked, block)
+    args.read_ahead_bytes, advice = settle_read_ahead(asked, read_ahead_kb(block), read_ahead_settable(block))
     if advice:
         print(f"warning: {advice}", file=sys.stderr)
     problems = enforcement_problems(support, budget, device, block, data_dir)
@@ -349,7 +361,7 @@ def make_config_factory(args: argparse.Namespace, program: list[str] | None, pol
             sample_interval_s=args.sample_interval, index_bytes=index_bytes,
             cgroup_parent=args.cgroup_parent, label=f"{policy}" + (f" rep {rep}" if rep else ""),
             service=service, unbudgeted=unbudgeted, jfr=getattr(args, "jfr", False),
-            read_ahead=getattr(args, "read_ahead", None),
+            read_ahead=args.read_ahead_bytes,  # settled by preflight
         )
 
     print(f"budget {format_size(budget)}" + (f" (index {format_size(index_bytes)})" if index_bytes else "")

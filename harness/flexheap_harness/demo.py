@@ -63,7 +63,7 @@ INDEX_DEFAULTS = ("0.6x", 0.1)
 
 
 def add_demo_arguments(d: argparse.ArgumentParser) -> None:
-    from .cli import _absolute_path, add_warmup_argument, device_arg, policy_list, read_ahead_arg
+    from .cli import READ_AHEAD_HELP, _absolute_path, add_warmup_argument, device_arg, policy_list, read_ahead_arg
 
     d.add_argument("--budget", type=check_budget_syntax,
                    help="DRAM budget, size or multiple of the index size (default 0.6x: below the index, "
@@ -82,9 +82,7 @@ def add_demo_arguments(d: argparse.ArgumentParser) -> None:
                         f"a live set of {PHASES_LIVE_SIZE} with heavy allocation, then random reads of a "
                         f"file of {PHASES_FILE_SIZE}, twice (no index; the file is {PHASES_FILE})")
     d.add_argument("--clients", type=int, help="bench --clients")
-    d.add_argument("--read-ahead", type=read_ahead_arg, metavar="SIZE",
-                   help="set the data device's read-ahead for each run and put it back after (e.g. 128k, Linux's "
-                        "default; default: the device's as found, with a warning above 1 MiB)")
+    d.add_argument("--read-ahead", type=read_ahead_arg, metavar="SIZE|keep", help=READ_AHEAD_HELP)
     d.add_argument("--seed", type=int, default=42, help="workload and index seed (default 42)")
     d.add_argument("--index", type=_absolute_path, default=DEFAULT_INDEX, help=f"index folder (default {DEFAULT_INDEX})")
     d.add_argument("--index-size-mb", type=int, default=2048, help="demo index size in MB (default 2048)")
@@ -330,8 +328,8 @@ def _shared_options(args: argparse.Namespace) -> list[str]:
         opts.append("--jvm-flags=" + shlex.quote(args.jvm_flags))
     if args.unbudgeted:
         opts.append("--unbudgeted")
-    if args.read_ahead:
-        opts += ["--read-ahead", f"{args.read_ahead >> 10}k"]
+    if args.read_ahead is not None:  # the default is every command's own
+        opts += ["--read-ahead", f"{args.read_ahead >> 10}k" if args.read_ahead else "keep"]
     return opts
 
 

@@ -194,16 +194,32 @@ def read_ahead_kb(dev: str | None, sys_dev_block: Path = SYS_DEV_BLOCK) -> int |
 # Above this, an mmap fault reads so much around it that a larger page cache can read more
 # bytes, not fewer (the kernel reads around faults only while a file's faults mostly hit).
 LARGE_READ_AHEAD_KB = 1024
+# What runs set the data device's read-ahead to unless told otherwise: Linux's default for a
+# disk and Elasticsearch's advice, so a VM disk's 8 MiB does not decide which policy wins.
+DEFAULT_READ_AHEAD = 128 << 10
+KEEP_READ_AHEAD = 0  # --read-ahead keep: measure with the device's read-ahead as found
 
 
 def read_ahead_advice(found_kb: int | None, asked: int | None) -> str | None:
-    """A warning for runs that keep a data device's large read-ahead (no --read-ahead)."""
-    if asked is not None or found_kb is None or found_kb <= LARGE_READ_AHEAD_KB:
+    """A warning for runs that keep a data device's large read-ahead."""
+    if asked or found_kb is None or found_kb <= LARGE_READ_AHEAD_KB:
         return None
-    return (f"the data device reads ahead {found_kb} KiB around every mmap fault; then a larger page cache "
-            "can read more, not less (M4 at 5% on sata read 5.4 GiB where 128 KiB read 1.7 GiB), which "
-            "favours policies with small caches. Linux's default and Elasticsearch's advice is 128 KiB: "
-            "--read-ahead 128k")
+    return (f"the data device reads ahead {found_kb} KiB around every mmap fault and the runs keep it; then a "
+            "larger page cache can read more, not less (M4 at 5% on sata read 5.4 GiB where 128 KiB read "
+            "1.7 GiB), which favours policies with small caches. Linux's default and Elasticsearch's advice "
+            "is 128 KiB, what the harness sets by default as root: --read-ahead 128k")
+
+
+def settle_read_ahead(asked: int | None, found_kb: int | None, settable: bool) -> tuple[int | None, str | None]:
+    """The read-ahead in bytes the runs set (None: leave the device's) and a warning to print.
+
+    asked is --read-ahead: None for the default (128 KiB where it can be set, else the device's
+    as found), KEEP_READ_AHEAD, or a size (already checked to be settable: exit 2 if not)."""
+    if asked is None and found_kb is not None and settable:
+        return DEFAULT_READ_AHEAD, None
+    if asked is None or asked == KEEP_READ_AHEAD:
+        return None, read_ahead_advice(found_kb, None)
+    return asked, None
 
 
 class ReadAheadError(RuntimeError):

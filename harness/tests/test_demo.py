@@ -66,6 +66,10 @@ def test_reproduce_commands():
     assert "harness compare --policies g1-90,flexheap" in full and "--scale 1 " in full and "--reps 3" in full
     reparsed = cli.build_parser().parse_args(full.split()[2:])  # it is a valid command line
     assert reparsed.device == "sata" and reparsed.budget == "0.5x" and reparsed.read_ahead == 128 << 10
+    keep = cli.build_parser().parse_args(["demo", "--read-ahead", "keep"])
+    assert "--read-ahead keep" in demo.reproduce_command(keep, ["g1-90"])
+    default = cli.build_parser().parse_args(["demo"])  # the default is every command's own: not repeated
+    assert "--read-ahead" not in demo.reproduce_command(default, ["g1-90"])
 
 
 def test_demo_ends_with_the_plots_and_the_full_results_command(tmp_path):

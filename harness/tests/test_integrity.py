@@ -216,6 +216,29 @@ def test_cli_refuses_read_ahead_it_cannot_set(monkeypatch, fake_jdk, tmp_path, c
     assert e.value.code == 2 and "whole 4k pages" in capsys.readouterr().err
 
 
+def test_cli_runs_at_128k_read_ahead_unless_told_to_keep_it(monkeypatch, fake_jdk, tmp_path, capsys):
+    """The default sets Linux's 128 KiB where it can; 'keep' and a device it cannot set run at the
+    device's own, with the large-read-ahead warning."""
+    monkeypatch.setattr(cli, "enforcement_problems", lambda *a: [])
+    monkeypatch.setattr(cli, "block_device_near", lambda _d: "8:0")
+    monkeypatch.setattr(cli, "read_ahead_kb", lambda _b: 8192)
+    settable = [True]
+    monkeypatch.setattr(cli, "read_ahead_settable", lambda _b: settable[0])
+    ran = []
+    monkeypatch.setattr(cli, "run_once", lambda cfg: ran.append(cfg.read_ahead) or {"ok": False})
+    monkeypatch.setattr(cli, "print_summary", lambda _s: None)
+    argv = ["run", "--policy", "g1-90", "--jdk", str(fake_jdk), "--out", str(tmp_path / "r"), "--", "-version"]
+    cli.main(argv)
+    assert ran == [128 << 10] and "8192 KiB" not in capsys.readouterr().err
+    cli.main(argv[:3] + ["--read-ahead", "keep"] + argv[3:])
+    assert ran[-1] is None and "reads ahead 8192 KiB" in capsys.readouterr().err
+    settable[0] = False  # not root: the default degrades to the device's own, said so
+    cli.main(argv)
+    assert ran[-1] is None and "reads ahead 8192 KiB" in capsys.readouterr().err
+    assert cli.main(argv[:3] + ["--read-ahead", "1m"] + argv[3:]) == 2  # asked for and impossible: refused
+    assert "give --read-ahead keep" in capsys.readouterr().err and len(ran) == 3
+
+
 def test_cli_refuses_read_ahead_before_preparing_a_service(monkeypatch, fake_jdk, tmp_path, capsys):
     """A service's preparation may build a 9 GB index for 10 minutes: a --read-ahead that
     cannot be set is refused before it, not after."""

@@ -28,8 +28,8 @@ from pathlib import Path
 import pytest
 
 from flexheap_harness import cgroups, gclog, hsperf
-from flexheap_harness.devices import (ReadAheadError, device_name, read_ahead, read_ahead_advice, read_ahead_kb,
-                                      whole_disk)
+from flexheap_harness.devices import (KEEP_READ_AHEAD, ReadAheadError, device_name, read_ahead, read_ahead_advice,
+                                      read_ahead_kb, settle_read_ahead, whole_disk)
 from flexheap_harness.runner import parse_phase_lines
 from flexheap_harness.sampling import cpu_percentages, psi_percentages
 
@@ -138,6 +138,19 @@ def test_a_large_read_ahead_kept_as_found_is_warned_about():
     assert read_ahead_advice(1028, None) is not None
     assert read_ahead_advice(8192, 128 << 10) is None  # the run sets its own
     assert read_ahead_advice(None, None) is None  # no block device
+
+
+def test_the_default_read_ahead_is_linux_128k_where_it_can_be_set():
+    assert settle_read_ahead(None, 8192, True) == (128 << 10, None)
+    assert settle_read_ahead(None, 128, True) == (128 << 10, None)  # set anyway: the record says so
+    size, warning = settle_read_ahead(None, 8192, False)  # not root: kept, and said
+    assert size is None and "8192 KiB" in warning and "keep it" in warning
+    assert settle_read_ahead(None, 512, False) == (None, None)  # kept, and small enough to be quiet
+    assert settle_read_ahead(None, None, False) == (None, None)  # no block device (tmpfs)
+    size, warning = settle_read_ahead(KEEP_READ_AHEAD, 8192, True)  # --read-ahead keep
+    assert size is None and "8192 KiB" in warning
+    assert settle_read_ahead(KEEP_READ_AHEAD, 128, True) == (None, None)
+    assert settle_read_ahead(1 << 20, 8192, True) == (1 << 20, None)  # asked for: as asked
 
 
 def test_read_ahead_is_set_for_the_block_and_put_back(tmp_path):
