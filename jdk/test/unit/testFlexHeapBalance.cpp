@@ -432,16 +432,19 @@ TEST(FlexHeapBalanceController, HeapAboveTheCeilingShrinksAgainstTheEdenFloorAnd
 
 // Used after the GC plus G1's eden target (450 + 100 MiB) is above the
 // 500 MiB ceiling of a 460 MiB heap.
-static SyntheticJvm eden_floor_above_the_ceiling(double gc_share) {
+// The least heap G1 runs in (used 450 MiB plus its smallest young
+// generation, 100 regions) is above the 500 MiB ceiling.
+static SyntheticJvm least_heap_above_the_ceiling(double gc_share) {
   SyntheticJvm j = limited_jvm(gc_share, 460, 450, 400);   // ceiling 500 MiB
   j.eden_regions = 100;
+  j.min_eden_regions = 100;
   return j;
 }
 
-TEST(FlexHeapBalanceController, EdenFloorDoesNotGrowPastTheCeiling) {
+TEST(FlexHeapBalanceController, LeastHeapDoesNotGrowPastTheCeiling) {
   // GC-heavy: the heap grows to the ceiling, not to that floor.
   FlexHeapController c(reserve_config(0.1));
-  SyntheticJvm j = eden_floor_above_the_ceiling(0.40);
+  SyntheticJvm j = least_heap_above_the_ceiling(0.40);
   FlexHeapDecision d = j.step(c);
   EXPECT_STREQ("memLimit,grow", d.reason);
   EXPECT_EQ(40 * MiB, d.bytes);
@@ -450,15 +453,27 @@ TEST(FlexHeapBalanceController, EdenFloorDoesNotGrowPastTheCeiling) {
   EXPECT_EQ(500 * MiB, j.committed);
 }
 
-TEST(FlexHeapBalanceController, EdenFloorDoesNotGrowPastTheCeilingUnderAnyRule) {
+TEST(FlexHeapBalanceController, LeastHeapDoesNotGrowPastTheCeilingUnderAnyRule) {
   // GC is cheap, so the GC goal wants a small heap, far below the ceiling;
-  // the eden floor alone is above it. The floor takes the heap to the
-  // ceiling, not past it.
+  // the least heap alone is above it. It takes the heap to the ceiling,
+  // not past it.
   FlexHeapController c(reserve_config(0.1));
-  SyntheticJvm j = eden_floor_above_the_ceiling(0.001);
+  SyntheticJvm j = least_heap_above_the_ceiling(0.001);
   FlexHeapDecision d = j.step(c);
   EXPECT_STREQ("memLimit,grow", d.reason);
   EXPECT_EQ(500 * MiB, j.committed);
+}
+
+TEST(FlexHeapBalanceController, GsEdenTargetAloneForcesNoGrowth) {
+  // The same with G1's smallest young generation at 4 regions: only G1's
+  // adaptive eden target (100 regions) is above the heap, and the cheap GC
+  // keeps it where it is; G1 runs a smaller young generation instead.
+  FlexHeapController c(reserve_config(0.1));
+  SyntheticJvm j = least_heap_above_the_ceiling(0.001);
+  j.min_eden_regions = 4;
+  FlexHeapDecision d = j.step(c);
+  EXPECT_EQ(FlexHeapAction::None, d.action);
+  EXPECT_EQ(460 * MiB, j.committed);
 }
 
 TEST(FlexHeapBalanceController, PaperModeIgnoresTheCeiling) {
@@ -1191,26 +1206,48 @@ TEST(FlexHeapBalanceController, GcHeavyPhaseRentsThePageCacheBeforeEvictingIt) {
   EXPECT_GE(j.committed, 955 * MiB);   // within the dead band (2%)
 }
 
-TEST(FlexHeapBalanceController, GrowthTheEdenFloorForcesIsNotChargedToTheRent) {
-  // The live set filled the heap (4 MiB headroom, taken from the cache: no
-  // free memory) and G1's eden target is 20 regions: 16 MiB of growth are
-  // forced. The same rent as above (28.8 MiB) buys headroom on top of them;
-  // charged for the forced 16 MiB it would buy 12.8 MiB.
+TEST(FlexHeapBalanceController, GrowthTheLiveSetForcesIsNotChargedToTheRent) {
+  // The live set filled the heap (1 MiB headroom, taken from the cache: no
+  // free memory) and G1's smallest young generation is 4 regions: 3 MiB of
+  // growth are forced. The same rent as above (28.8 MiB) buys headroom on
+  // top of them; charged for the forced 3 MiB it would buy 25.8 MiB.
   FlexHeapController c(reserve_config(0.1));
   SyntheticJvm j = io_then_gc_heavy(c, 20.0, 0);
-  j.used_after = 296 * MiB;
-  j.flexible = 804 * MiB;          // cache unchanged at 800 MiB; the memory limit is full
-  j.eden_regions = 20;             // eden floor at 316 MiB
-  j.a = 0.40 * 2.0 * 4.0 * MiB;    // 40% of the CPUs at this 4 MiB headroom
+  j.used_after = 299 * MiB;
+  j.flexible = 801 * MiB;          // cache unchanged at 800 MiB; the memory limit is full
+  j.eden_regions = 20;             // G1's eden target: not a floor for growth
+  j.a = 0.40 * 2.0 * 1.0 * MiB;    // 40% of the CPUs at this 1 MiB headroom
   FlexHeapDecision d = j.step(c);
   EXPECT_STREQ("cacheRent,grow", d.reason);
   EXPECT_NEAR(28.8 * MiB, d.eviction_allowance, 0.01 * MiB);
-  EXPECT_EQ((300 + 16 + 29) * MiB, j.committed);   // rounded up to a region
+  EXPECT_EQ((300 + 3 + 29) * MiB, j.committed);   // rounded up to a region
   // The next rent starts from what the 29 MiB chosen above the floor left.
   j.used_after = j.committed - 4 * MiB;
   j.flexible -= j.committed - 300 * MiB;
   d = j.step(c);
   EXPECT_LT(d.eviction_allowance, 28.8 * MiB + 1.0 * MiB);
+}
+
+TEST(FlexHeapBalanceController, TheEdenTargetDoesNotRatchetTheHeapPastTheRent) {
+  // G1 sizes its eden target as a share of the heap (up to 60%): were
+  // used + eden target a floor for growth, every step would raise it and the
+  // heap would grow past the rent at every pause (M1's M500k on the demo:
+  // 250 -> 724 MB, ~300 MiB of L50's cache evicted). Only the rent grows it.
+  FlexHeapController c(reserve_config(0.1));
+  SyntheticJvm j = io_then_gc_heavy(c, 20.0, 0);
+  j.used_after = 150 * MiB;        // headroom 150 MiB
+  j.flexible = 950 * MiB;          // cache 800 MiB; the memory limit is full (growth comes out of the cache)
+  j.a = 0.40 * 2.0 * 150.0 * MiB;
+  double rented = 0.0;
+  for (int i = 0; i < 5; i++) {
+    j.eden_regions = j.committed * 6 / 10 / MiB;   // 180 regions at 300 MiB: past the headroom
+    const size_t before = j.committed;
+    FlexHeapDecision d = j.step(c);
+    EXPECT_STREQ("cacheRent,grow", d.reason);
+    rented += d.eviction_allowance;
+    EXPECT_LE(j.committed - before, d.eviction_allowance + 1.0 * MiB);   // a region's rounding at most
+  }
+  EXPECT_LE((double)(j.committed - 300 * MiB), rented + 5.0 * MiB);
 }
 
 TEST(FlexHeapBalanceController, WithoutAPriceGrowthIntoTheCacheIsNotRented) {

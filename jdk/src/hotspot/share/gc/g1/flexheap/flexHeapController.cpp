@@ -72,6 +72,9 @@ const double FlexHeapController::RefaultSaturation = 0.1;
 const double FlexHeapController::MaxRentPriceMinIO = 10.0;
 const double FlexHeapController::CacheFillingFreeFraction = 0.05;
 const double FlexHeapController::BlindRefaultFraction = 0.5;
+const double FlexHeapController::MarkingRequestSeconds = 5.0;
+const double FlexHeapController::ReversalBandFraction = 0.10;
+const double FlexHeapController::MaxCacheReserve = 0.9;
 
 bool FlexHeapController::rereads_evicted_cache(double read_bytes, double refault_bytes) {
   if (!(read_bytes >= FlexHeapEvictionCredit::MinReadBytes)) {
@@ -80,9 +83,6 @@ bool FlexHeapController::rereads_evicted_cache(double read_bytes, double refault
   const double share = refault_bytes > 0.0 ? (refault_bytes < read_bytes ? refault_bytes / read_bytes : 1.0) : 0.0;
   return FlexHeapBalanceWindow::recoverable(share, RefaultSaturation) >= BlindRefaultFraction;
 }
-const double FlexHeapController::MarkingRequestSeconds = 5.0;
-const double FlexHeapController::ReversalBandFraction = 0.10;
-const double FlexHeapController::MaxCacheReserve = 0.9;
 
 // A shrink of 0 bytes because the heap is at -Xms (less than a region above
 // it), rather than for lack of free regions.
@@ -425,10 +425,24 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
     }
   }
 
-  // Keep room for G1's eden target, and stay within [-Xms, max heap].
+  // The least heap G1 runs in: the used part, G1's smallest young generation
+  // and -Xms. Growth to it is forced, whatever the rule says.
+  double least = used_after + (double)s.min_eden_regions * region;
+  if (least < (double)s.min_capacity) {
+    least = (double)s.min_capacity;
+  }
+  // A shrink keeps room for G1's eden target too, but growth is not forced
+  // by it: G1 sizes the young generation up to G1MaxNewSizePercent of the
+  // heap, so a floor of used + eden target rises with every step it forces.
+  // On the demo (M1, 1.2 GiB) that floor grew the heap from 250 to 724 MB in
+  // M500k, 10-15 MB a pause past what the cache rent allowed, and L50
+  // re-read the ~300 MiB of cache it evicted.
   double lowest = used_after + (double)s.eden_target_regions * region;
-  if (lowest < (double)s.min_capacity) {
-    lowest = (double)s.min_capacity;
+  if (lowest > committed) {
+    lowest = committed;
+  }
+  if (lowest < least) {
+    lowest = least;
   }
   const double dead_band = dead_band_of(s);
   double target = used_after + target_headroom;
@@ -444,15 +458,15 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   }
   // Growth past the memory nobody uses evicts page cache: only as much as the
   // GC cost already lost above the goal would pay to read back
-  // (flexHeapEvictionCredit.hpp). The eden floor below still applies, and
+  // (flexHeapEvictionCredit.hpp). The least heap below still applies, and
   // what it forces is not the rule's choice: a growing live set evicts the
   // cache whatever the rent says, so that growth is not charged and the rent
   // buys headroom above it. Charging it would spend the rent on the live set
-  // and hold the heap at the eden floor, a GC every few regions.
+  // and hold the heap at G1's smallest young generation, a GC every few regions.
   _rent_free_growth = -1.0;
   d.eviction_allowance = -1.0;
   if (s.memory_limit > 0) {
-    const double forced = lowest - committed;
+    const double forced = least - committed;
     _rent_free_growth = free_memory > forced ? free_memory : forced;
     if (_rent_free_growth < 0.0) {
       _rent_free_growth = 0.0;
@@ -536,8 +550,8 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
     // smallest young generation G1 allows: more young GCs, not a thrashing cgroup.
     size_t eden_reserve = s.eden_target_regions;
     if (over_ceiling) {
-      const size_t least = s.min_eden_regions > 0 ? s.min_eden_regions : 1;
-      eden_reserve = least < eden_reserve ? least : eden_reserve;
+      const size_t smallest = s.min_eden_regions > 0 ? s.min_eden_regions : 1;
+      eden_reserve = smallest < eden_reserve ? smallest : eden_reserve;
     }
     size_t budget = flexheap_shrink_bytes(s.committed, s.min_capacity, s.region_size,
                                           s.free_regions, eden_reserve, 1.0, 0);
