@@ -116,3 +116,29 @@ TEST(FlexHeapEvictionCredit, AnIntervalTheCallerExcludesTeachesNothingButPaysRen
   EXPECT_DOUBLE_EQ(price, e.price_per_byte());
   EXPECT_DOUBLE_EQ(0.5, e.credit());
 }
+
+TEST(FlexHeapEvictionCredit, ARefaultShareCountsOnlyOnceItsReadsReachATenthOfTheCache) {
+  // The I/O phase filled the cache: its refaults were unknown, every read counts.
+  const double cache = 800.0 * MiB;
+  const double d = FlexHeapEvictionCredit::Decay;
+  FlexHeapEvictionCredit e(0.1);
+  e.add(0.0, 1.0, 10.0 * MiB, -1.0, cache);
+  EXPECT_DOUBLE_EQ(1.0 / (10.0 * MiB), e.price_per_byte());
+  // The cache is full now, and the first reads show no refaults: 2 MiB of the
+  // 80 a share needs. Every read still counts.
+  e.add(0.5, 0.2, 2.0 * MiB, 0.0, cache);
+  EXPECT_DOUBLE_EQ((1.0 * d + 0.2) / (10.0 * MiB * d + 2.0 * MiB), e.price_per_byte());
+  EXPECT_GT(e.allowance(), 0.0);   // the rent still limits growth
+  // 8 x 10 MiB more, still without refaults: 82 MiB known, a tenth of the
+  // cache: nothing re-reads (a scan), and the cache is free to take.
+  for (int i = 0; i < 7; i++) e.add(0.0, 0.2, 10.0 * MiB, 0.0, cache);
+  EXPECT_GT(e.price_per_byte(), 0.0);
+  e.add(0.0, 0.2, 10.0 * MiB, 0.0, cache);
+  EXPECT_DOUBLE_EQ(0.0, e.price_per_byte());
+  EXPECT_LT(e.allowance(), 0.0);
+  // Without a cache size any known read counts at once.
+  FlexHeapEvictionCredit at_once(0.1);
+  at_once.add(0.0, 1.0, 10.0 * MiB, -1.0);
+  at_once.add(0.0, 0.2, 2.0 * MiB, 0.0);
+  EXPECT_DOUBLE_EQ(0.0, at_once.price_per_byte());
+}

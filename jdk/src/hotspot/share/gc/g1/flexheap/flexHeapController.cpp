@@ -358,7 +358,7 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   const bool teaches = price_from_all || d.c_io >= _cfg.rent_price_min_io * goal_cost;
   const bool filling = !price_from_all && s.memory_limit > 0 &&
                        free_memory > CacheFillingFreeFraction * (double)s.memory_limit;
-  _eviction.add(window_gc - goal_cost, d.c_io, teaches ? read_bytes : -1.0, filling ? -1.0 : refault_bytes);
+  _eviction.add(window_gc - goal_cost, d.c_io, teaches ? read_bytes : -1.0, filling ? -1.0 : refault_bytes, cache);
   // Without refault figures every stall counts as one more cache could save (the paper's view):
   // an unknown share is 1, which recoverable() maps to 1.
   d.refault_fraction = FlexHeapBalanceWindow::recoverable(_window.refault_fraction(1.0), RefaultSaturation);

@@ -27,16 +27,20 @@
 
 const double FlexHeapEvictionCredit::MinReadBytes = 1024.0 * 1024.0;
 const double FlexHeapEvictionCredit::Decay = 0.9;
+const double FlexHeapEvictionCredit::KnownReadCacheFraction = 0.1;
 
 static double non_negative(double v) {
   return v > 0.0 ? v : 0.0;  // NaN too
 }
 
 FlexHeapEvictionCredit::FlexHeapEvictionCredit(double saturation) :
-  _credit(0.0), _io(0.0), _read(0.0), _refault(0.0), _known_read(0.0), _saturation(saturation) {}
+  _credit(0.0), _io(0.0), _read(0.0), _refault(0.0), _known_read(0.0), _known_total(0.0), _evidence(0.0),
+  _saturation(saturation) {}
 
-void FlexHeapEvictionCredit::add(double gc_excess, double c_io, double read_bytes, double refault_bytes) {
+void FlexHeapEvictionCredit::add(double gc_excess, double c_io, double read_bytes, double refault_bytes,
+                                 double cache) {
   _credit += non_negative(gc_excess);
+  _evidence = KnownReadCacheFraction * non_negative(cache);
   if (!(read_bytes >= MinReadBytes)) {
     return;
   }
@@ -47,6 +51,7 @@ void FlexHeapEvictionCredit::add(double gc_excess, double c_io, double read_byte
   if (refault_bytes >= 0.0) {
     _refault += refault_bytes;
     _known_read += read_bytes;
+    _known_total += read_bytes;
   }
 }
 
@@ -61,8 +66,9 @@ double FlexHeapEvictionCredit::price_per_byte() const {
   if (_read <= 0.0) {
     return 0.0;
   }
-  // No refault figures: every read counts (the paper's view).
-  const double recoverable = _known_read > 0.0 ? FlexHeapBalanceWindow::recoverable(_refault / _known_read, _saturation) : 1.0;
+  // No refault figures, or too few yet: every read counts (the paper's view).
+  const bool known = _known_read > 0.0 && _known_total >= _evidence;
+  const double recoverable = known ? FlexHeapBalanceWindow::recoverable(_refault / _known_read, _saturation) : 1.0;
   return _io / _read * recoverable;
 }
 

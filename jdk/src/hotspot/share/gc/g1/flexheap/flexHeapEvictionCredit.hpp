@@ -52,7 +52,13 @@
 // unknown and growth is not limited: there is no cache worth keeping. The
 // caller decides which intervals teach (read < 0: not this one) and whose
 // refault share means something (refault < 0: unknown; while no interval
-// knew it, every read counts).
+// knew it, every read counts). A share is also too young to mean anything
+// until the reads it comes from reach KnownReadCacheFraction of the page
+// cache: a page the cache has just evicted is re-read only after a while,
+// and the first intervals of a full cache show no refaults however much the
+// workload re-reads. Taken at its word, that one interval's share of 0 made
+// the price 0 and the heap grew without limit (demo, M500k: 390 to 1010 MB
+// in 0.4 s, the cache 806 to 86 MB, before any refault showed).
 class FlexHeapEvictionCredit {
  public:
   // `saturation`: the refault share that counts as all reads recoverable
@@ -63,10 +69,14 @@ class FlexHeapEvictionCredit {
   static const double MinReadBytes;
   // Weight the price keeps of its past at each interval that teaches it.
   static const double Decay;
+  // Share of the page cache the reads that knew their refaults must reach,
+  // in all, before their refault share counts.
+  static const double KnownReadCacheFraction;
 
   // One interval: GC cost above the goal (CPU s; <= 0 adds nothing), its I/O
-  // cost (CPU s), and bytes read and refaulted (< 0: unknown).
-  void add(double gc_excess, double c_io, double read_bytes, double refault_bytes);
+  // cost (CPU s), bytes read and refaulted (< 0: unknown), and the page cache
+  // at its end (bytes; 0: any known read is evidence enough).
+  void add(double gc_excess, double c_io, double read_bytes, double refault_bytes, double cache = 0.0);
   // A phase shift: rent paid in the last phase buys nothing in this one.
   void reset() { _credit = 0.0; }
   // The heap took `bytes` from the page cache: pay for them.
@@ -84,6 +94,8 @@ class FlexHeapEvictionCredit {
   double _read;
   double _refault;      // over the intervals that knew their refaults
   double _known_read;   // bytes those intervals read; 0: none knew
+  double _known_total;  // bytes those intervals read in all, not decayed
+  double _evidence;     // _known_total below this: the refault share is too young to count
   const double _saturation;
 };
 
