@@ -60,7 +60,7 @@ class G1FlexHeapSignals : public G1ServiceTask {
     bool     stall_sampled;     // stall_ns comes from the sampler
     uint64_t stall_ns;          // total mutator stall (monotonic), if sampled
     size_t   memory_limit;      // bytes: os::physical_memory(), the container's limit if there is one
-    size_t   non_heap;          // bytes of anonymous memory outside the heap's resident pages (0: unknown)
+    size_t   non_heap;          // bytes outside the page cache and the heap's resident pages (0: unknown)
   };
 
  private:
@@ -92,7 +92,7 @@ class G1FlexHeapSignals : public G1ServiceTask {
   uint64_t _read_bytes;         // monotonic
   uint64_t _stall_ns;           // monotonic, if _sample_stall
   size_t _memory_limit;
-  size_t _non_heap;             // anonymous memory beyond the heap's resident pages, at the last count
+  size_t _non_heap;             // memory beyond the page cache and the heap's resident pages, at the last count
   uint _samples_since_resident;
   // As of the previous decision.
   uint64_t _consumed_refault_pages;
