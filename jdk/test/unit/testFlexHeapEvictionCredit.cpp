@@ -136,6 +136,11 @@ TEST(FlexHeapEvictionCredit, ARefaultShareCountsOnlyOnceItsReadsReachATenthOfThe
   e.add(0.0, 0.2, 10.0 * MiB, 0.0, cache);
   EXPECT_DOUBLE_EQ(0.0, e.price_per_byte());
   EXPECT_LT(e.allowance(), 0.0);
+  // The cache fills again (refaults unknown): the next full cache needs its
+  // own tenth before a share counts, and the decayed 0% share waits.
+  e.add(0.0, 1.0, 10.0 * MiB, -1.0, cache);
+  e.add(0.0, 0.2, 2.0 * MiB, 0.0, cache);
+  EXPECT_GT(e.price_per_byte(), 0.0);
   // Without a cache size any known read counts at once.
   FlexHeapEvictionCredit at_once(0.1);
   at_once.add(0.0, 1.0, 10.0 * MiB, -1.0);

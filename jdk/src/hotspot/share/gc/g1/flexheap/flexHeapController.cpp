@@ -476,7 +476,7 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
     // unlimited: the GC goal alone grew the heap through a cache the next
     // phase re-read, as JDK 26's G1 does (4x the bytes read on the demo,
     // measured). Refaults still show a cache that is read again: then only
-    // free memory and the eden floor's growth are taken.
+    // free memory and the least heap's growth are taken.
     if (blind_rereading) {
       d.eviction_allowance = 0.0;
     }
@@ -500,7 +500,7 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   }
   if (target < lowest) target = lowest;
   if (target > (double)s.max_capacity) target = (double)s.max_capacity;
-  // The ceiling bounds every target, the eden floor's too, and a heap above
+  // The ceiling bounds every target, the least heap's too, and a heap above
   // it (G1 expanded at a pause's allocation retry, or the JVM's native memory
   // grew) shrinks back: a heap held at the ceiling collects more often, one
   // past it makes the cgroup reclaim the JVM's own code until it thrashes, or

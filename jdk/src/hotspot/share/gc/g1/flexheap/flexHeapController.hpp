@@ -139,9 +139,11 @@ struct FlexHeapDecision {
                                                      // horizon restarted and its step guard let go
   bool stock_sizing;                                 // paper policy, no I/O cost in the whole window: G1 sizes
                                                      // this pause as stock G1 does (reason "noIO,stock")
-  bool start_marking;                                // the target is below used_after + eden target: only a
-                                                     // concurrent cycle's Remark can return the old regions
-                                                     // a young GC left (the glue requests one)
+  bool start_marking;                                // the target is below the least heap the rule may shrink
+                                                     // to (used_after + eden target, or + G1's smallest young
+                                                     // generation above the committed heap): only a concurrent
+                                                     // cycle's Remark can return the old regions a young GC
+                                                     // left (the glue requests one)
 };
 
 class FlexHeapController {
@@ -246,7 +248,7 @@ class FlexHeapController {
   FlexHeapEvictionCredit _eviction;          // balance: what growth into the page cache may cost
   double               _rent_free_growth;    // balance: growth the rent does not pay for at the last
                                              // decision: the memory neither heap nor cache held, or
-                                             // the growth the eden floor forced if more (bytes;
+                                             // the growth the least heap forced if more (bytes;
                                              // < 0: no memory limit known)
   bool                 _has_applied;         // a step was applied; _state says its direction
   FlexHeapState        _state;

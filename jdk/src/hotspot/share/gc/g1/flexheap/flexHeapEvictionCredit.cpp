@@ -52,6 +52,8 @@ void FlexHeapEvictionCredit::add(double gc_excess, double c_io, double read_byte
     _refault += refault_bytes;
     _known_read += read_bytes;
     _known_total += read_bytes;
+  } else {
+    _known_total = 0.0;   // the cache is filling again: the next full cache needs its own evidence
   }
 }
 

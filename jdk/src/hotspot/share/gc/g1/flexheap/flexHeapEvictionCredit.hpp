@@ -51,10 +51,11 @@
 // cache. Until MinReadBytes have been read in one interval the price is
 // unknown and growth is not limited: there is no cache worth keeping. The
 // caller decides which intervals teach (read < 0: not this one) and whose
-// refault share means something (refault < 0: unknown; while no interval
-// knew it, every read counts). A share is also too young to mean anything
-// until the reads it comes from reach KnownReadCacheFraction of the page
-// cache: a page the cache has just evicted is re-read only after a while,
+// refault share means something (refault < 0: unknown, e.g. a cache still
+// filling; while no interval knew it, every read counts). A share is also too
+// young to mean anything until the reads since the cache last filled reach
+// KnownReadCacheFraction of the page cache: a page the cache has just evicted
+// is re-read only after a while,
 // and the first intervals of a full cache show no refaults however much the
 // workload re-reads. Taken at its word, that one interval's share of 0 made
 // the price 0 and the heap grew without limit (demo, M500k: 390 to 1010 MB
@@ -70,7 +71,8 @@ class FlexHeapEvictionCredit {
   // Weight the price keeps of its past at each interval that teaches it.
   static const double Decay;
   // Share of the page cache the reads that knew their refaults must reach,
-  // in all, before their refault share counts.
+  // in all since the last interval that did not know them, before their
+  // refault share counts.
   static const double KnownReadCacheFraction;
 
   // One interval: GC cost above the goal (CPU s; <= 0 adds nothing), its I/O
@@ -94,7 +96,7 @@ class FlexHeapEvictionCredit {
   double _read;
   double _refault;      // over the intervals that knew their refaults
   double _known_read;   // bytes those intervals read; 0: none knew
-  double _known_total;  // bytes those intervals read in all, not decayed
+  double _known_total;  // bytes those intervals read since the last one that did not know, not decayed
   double _evidence;     // _known_total below this: the refault share is too young to count
   const double _saturation;
 };

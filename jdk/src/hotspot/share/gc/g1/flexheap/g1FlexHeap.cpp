@@ -386,7 +386,7 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   if (d.start_marking && kind == Young && !state->in_concurrent_start_gc() &&
       !state->mark_or_rebuild_in_progress() && !state->initiate_conc_mark_if_possible()) {
     state->set_initiate_conc_mark_if_possible(true);
-    log_debug(gc, flexheap)("GC(%u) requesting a concurrent cycle: target %zuM below used %zuM + eden target",
+    log_debug(gc, flexheap)("GC(%u) requesting a concurrent cycle: target %zuM below the least heap over used %zuM",
                             GCId::current_or_undefined(), d.target / M, s.used_after / M);
   }
   assert(_g1h->capacity() >= MinHeapSize && _g1h->capacity() <= MaxHeapSize,

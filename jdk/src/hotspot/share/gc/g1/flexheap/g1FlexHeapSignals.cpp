@@ -167,10 +167,13 @@ void G1FlexHeapSignals::sample_files(bool join) {
   // when there is one, else the machine's memory.
   const julong limit = os::physical_memory();
 
+  // Memory outside the heap is counted once a second (mincore over the heap).
+  const bool count_outside = join && ++_samples_since_resident >= ResidentEverySamples;
   bool outside_found = stat[Anon].found;
   size_t outside = (size_t)stat[Anon].value;
 #ifdef LINUX
-  if (join && _stat_path[0] != '\0' && stat[Cache].found && cgroup_subsystem != nullptr) {
+  // _stat_path is set only where find_memory_stat() found the memory controller.
+  if (count_outside && _stat_path[0] != '\0' && stat[Cache].found) {
     const jlong usage = OSContainer::memory_usage_in_bytes();
     if (usage > 0 && (uint64_t)usage > stat[Cache].value) {
       outside = (size_t)((uint64_t)usage - stat[Cache].value);
@@ -204,7 +207,7 @@ void G1FlexHeapSignals::sample_files(bool join) {
   // grow took it again without rent. Committed heap pages that were never
   // touched are not resident, so the committed size would hide that much
   // native memory. Once a second; not before the heap is in use.
-  if (join && outside_found && ++_samples_since_resident >= ResidentEverySamples) {
+  if (count_outside && outside_found) {
     _samples_since_resident = 0;
     const size_t resident = heap_resident_bytes();
     _non_heap = outside > resident ? outside - resident : 0;

@@ -32,7 +32,8 @@ class G1CollectedHeap;
 class Thread;
 
 // The inputs of FlexHeap's decisions that are slow to read: the page cache of
-// the JVM's memory cgroup, its refaults and its anonymous memory (memory.stat),
+// the JVM's memory cgroup, its refaults and its anonymous memory (memory.stat)
+// or its usage (OSContainer::memory_usage_in_bytes(), kernel memory included),
 // the memory limit (os::physical_memory()), the bytes the JVM
 // read from storage (/proc/self/io), the CPU time of G1's concurrent threads
 // (one clock per thread) and, for the delay-accounting backend (one netlink
