@@ -25,7 +25,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
 import signal
 import sys
@@ -37,7 +36,7 @@ from . import oracle, plots, results_manifest
 from .cgroups import detect
 from .compare import DEFAULT_WARMUP, load_comparison, render_text, run_comparison
 from .devices import (KEEP_READ_AHEAD, PROFILES, block_device_near, parse_profile, read_ahead_file, read_ahead_kb,
-                      settle_read_ahead)
+                      read_ahead_settable, settle_read_ahead)
 from .integrity import UNBUDGETED, UsageError, check_budget_above_floor, enforcement_problems, jvm_floor, refusal_message
 from .jdk import bench_jar, find_jdk, jdk_for_policy, repo_root, require_policy_jdks
 from .machine_lock import measuring
@@ -277,10 +276,6 @@ def read_ahead_arg(text: str) -> int:
     if size % (4 << 10) or not 4 << 10 <= size <= 64 << 20:
         raise argparse.ArgumentTypeError(f"--read-ahead {text}: give 4k..64m in whole 4k pages")
     return size
-
-
-def read_ahead_settable(block: str | None) -> bool:
-    return block is not None and read_ahead_kb(block) is not None and os.access(read_ahead_file(block), os.W_OK)
 
 
 def check_read_ahead(size: int | None, block: str | None) -> None:

@@ -200,9 +200,14 @@ DEFAULT_READ_AHEAD = 128 << 10
 KEEP_READ_AHEAD = 0  # --read-ahead keep: measure with the device's read-ahead as found
 
 
-def read_ahead_advice(found_kb: int | None, asked: int | None) -> str | None:
+def read_ahead_settable(dev: str | None, sys_dev_block: Path = SYS_DEV_BLOCK) -> bool:
+    """Whether this process may set dev's read-ahead (root, and /sys writable)."""
+    return read_ahead_kb(dev, sys_dev_block) is not None and os.access(read_ahead_file(dev, sys_dev_block), os.W_OK)
+
+
+def read_ahead_advice(found_kb: int | None) -> str | None:
     """A warning for runs that keep a data device's large read-ahead."""
-    if asked or found_kb is None or found_kb <= LARGE_READ_AHEAD_KB:
+    if found_kb is None or found_kb <= LARGE_READ_AHEAD_KB:
         return None
     return (f"the data device reads ahead {found_kb} KiB around every mmap fault and the runs keep it; then a "
             "larger page cache can read more, not less (M4 at 5% on sata read 5.4 GiB where 128 KiB read "
@@ -218,7 +223,7 @@ def settle_read_ahead(asked: int | None, found_kb: int | None, settable: bool) -
     if asked is None and found_kb is not None and settable:
         return DEFAULT_READ_AHEAD, None
     if asked is None or asked == KEEP_READ_AHEAD:
-        return None, read_ahead_advice(found_kb, None)
+        return None, read_ahead_advice(found_kb)
     return asked, None
 
 

@@ -132,12 +132,12 @@ def test_sys_dev_block_partition_resolves_to_disk(tmp_path):
 
 
 def test_a_large_read_ahead_kept_as_found_is_warned_about():
-    assert "--read-ahead 128k" in read_ahead_advice(8192, None)
-    assert "8192 KiB" in read_ahead_advice(8192, None)
-    assert read_ahead_advice(1024, None) is None  # the boundary: 1 MiB is not large
-    assert read_ahead_advice(1028, None) is not None
-    assert read_ahead_advice(8192, 128 << 10) is None  # the run sets its own
-    assert read_ahead_advice(None, None) is None  # no block device
+    assert "--read-ahead 128k" in read_ahead_advice(8192)
+    assert "8192 KiB" in read_ahead_advice(8192)
+    assert read_ahead_advice(1024) is None  # the boundary: 1 MiB is not large
+    assert read_ahead_advice(1028) is not None
+    assert settle_read_ahead(128 << 10, 8192, True) == (128 << 10, None)  # the run sets its own
+    assert read_ahead_advice(None) is None  # no block device
 
 
 def test_the_default_read_ahead_is_linux_128k_where_it_can_be_set():
