@@ -222,6 +222,8 @@ def build_parser() -> argparse.ArgumentParser:
                                     "device, policies)")
     rp.add_argument("--notes", default="", help="with --add: a note shown under the heading")
     rp.add_argument("--name", help="with --add: folder name under data/ (default the folder or file name)")
+    rp.add_argument("--label", help="with --add: make the entry a row of the summary table under this short name "
+                                    "(its flexheap runs must be on one of the manifest's [summary] builds)")
     rp.add_argument("--manifest", type=Path, help="manifest (default docs/results/manifest.toml in the repo)")
     rp.add_argument("--output", type=Path, help="document (default the manifest's `output`, docs/results.md)")
 
@@ -521,13 +523,13 @@ def cmd_report(args: argparse.Namespace) -> int:
         if args.entry_command is None:
             raise UsageError("--add needs --command \"...\": the exact command line that produced the result")
         entry, left = results_manifest.add(manifest_path, args.add[0], Path(args.add[1]), args.entry_command,
-                                           args.title, args.notes, args.name)
+                                           args.title, args.notes, args.name, args.label)
         print(f"added to {manifest_path}: [{entry.section}] {entry.title}: {entry.data}"
               + (f", {len(entry.plots)} plot(s)" if entry.plots else ""))
         if left:
             print(f"not copied (only the entry's result JSON and PNG plots are): {', '.join(left)}")
-    elif any((args.entry_command, args.title, args.notes, args.name)):
-        raise UsageError("--command, --title, --notes and --name go with --add SECTION PATH")
+    elif any((args.entry_command, args.title, args.notes, args.name, args.label)):
+        raise UsageError("--command, --title, --notes, --name and --label go with --add SECTION PATH")
     try:
         manifest = results_manifest.load(manifest_path)
     except results_manifest.ManifestError as e:

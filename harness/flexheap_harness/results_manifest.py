@@ -29,9 +29,15 @@ exact command that produced it.
     text = "..."
     mismatch = "..."                         # paper only: where we do not match it, and why
 
+    [summary]                                # the table atop the document (results_summary)
+    policy = "flexheap"                      # whose time the table compares
+    builds = ["4b75ff4"]                     # the builds a labelled entry's policy must have run on
+    text = "..."
+
     [[entry]]                                # one result; appended by `report --add`
     section = "comparisons"                  # one of SECTIONS
     title = "M1, budget 5% of the index, nvme"
+    label = "M1, 5%, nvme"                   # optional: a row of the summary, under this name
     command = "./flexheap harness sweep ..." # required: the command line that produced it
     data = "data/m1-5pct-nvme/comparison.json"
     plots = ["data/m1-5pct-nvme/timeline.png"]
@@ -57,6 +63,7 @@ from typing import Any
 
 from . import provenance
 from .jdk import repo_root
+from .results_summary import Summary, SummaryError, check_row
 
 
 class ManifestError(ValueError):
@@ -103,8 +110,9 @@ SECTIONS: tuple[Section, ...] = (
 )
 SECTION_IDS = tuple(s.id for s in SECTIONS)
 SECTION_KEYS = {"text", "mismatch"}
-ENTRY_KEYS = {"section", "title", "command", "data", "plots", "notes", "date", "jdk"}
-TOP_KEYS = {"output", "sections", "entry"}
+ENTRY_KEYS = {"section", "title", "command", "data", "plots", "notes", "date", "jdk", "label"}
+TOP_KEYS = {"output", "sections", "entry", "summary"}
+SUMMARY_KEYS = {"policy", "builds", "text"}
 
 # What --add copies: the small summaries and the plots, nothing from runs/ (gc logs, samples).
 RESULT_JSONS = ("comparison.json", "oracle.json")
@@ -121,6 +129,7 @@ class Entry:
     notes: str = ""
     date: str | None = None
     jdk: str | None = None
+    label: str | None = None
 
 
 @dataclass
@@ -129,6 +138,7 @@ class Manifest:
     output: Path
     texts: dict[str, dict[str, str]]
     entries: list[Entry]
+    summary: Summary | None = None
 
     @property
     def root(self) -> Path:
@@ -215,8 +225,23 @@ def load(path: Path) -> Manifest:
             raise ManifestError(f"{path}: unknown section [sections.{sid}]; sections: {', '.join(SECTION_IDS)}")
         _no_unknown(body, SECTION_KEYS, f"{path} [sections.{sid}]")
         texts[sid] = {k: str(v) for k, v in body.items()}
-    entries = [_entry(path, i, e) for i, e in enumerate(raw.get("entry") or [], 1)]
-    return Manifest(path, Path(os.path.normpath(path.parent / raw.get("output", "results.md"))), texts, entries)
+    summary = _summary(path, raw["summary"]) if "summary" in raw else None
+    entries = [_entry(path, i, e, summary) for i, e in enumerate(raw.get("entry") or [], 1)]
+    return Manifest(path, Path(os.path.normpath(path.parent / raw.get("output", "results.md"))), texts, entries,
+                    summary)
+
+
+def _summary(path: Path, raw: Any) -> Summary:
+    where = f"{path} [summary]"
+    _no_unknown(raw, SUMMARY_KEYS, where)
+    policy, builds = raw.get("policy"), raw.get("builds")
+    if not isinstance(policy, str) or not policy.strip():
+        raise ManifestError(f"{where}: no policy (the policy whose time the summary compares)")
+    if (not isinstance(builds, list) or not builds
+            or not all(isinstance(b, str) and re.fullmatch(r"[0-9a-f]{7,40}", b) for b in builds)):
+        raise ManifestError(f"{where}: builds must be a non-empty list of commit hashes (7-40 hex digits), "
+                            f"not {builds!r}")
+    return Summary(policy.strip(), tuple(builds), str(raw.get("text") or ""))
 
 
 def _no_unknown(table: Any, allowed: set[str], where: str) -> None:
@@ -227,7 +252,7 @@ def _no_unknown(table: Any, allowed: set[str], where: str) -> None:
         raise ManifestError(f"{where}: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(sorted(allowed))}")
 
 
-def _entry(path: Path, i: int, raw: Any) -> Entry:
+def _entry(path: Path, i: int, raw: Any, summary: Summary | None = None) -> Entry:
     where = f"{path}: entry {i}" + (f" ({raw.get('title')!r})" if isinstance(raw, dict) and raw.get("title") else "")
     _no_unknown(raw, ENTRY_KEYS, where)
     if raw.get("section") not in SECTION_IDS:
@@ -236,14 +261,25 @@ def _entry(path: Path, i: int, raw: Any) -> Entry:
     for key in ("title", "data"):
         if not isinstance(raw.get(key), str) or not raw[key].strip():
             raise ManifestError(f"{where}: no {key}")
+    label = raw.get("label")
+    if label is not None and (not isinstance(label, str) or not label.strip()):
+        raise ManifestError(f"{where}: label must be a non-empty string")
     e = Entry(raw["section"], raw["title"], command, raw["data"], list(raw.get("plots") or []),
-              str(raw.get("notes") or ""), raw.get("date"), raw.get("jdk"))
+              str(raw.get("notes") or ""), raw.get("date"), raw.get("jdk"), label)
     for rel in [e.data, *e.plots]:
         if not (path.parent / rel).is_file():
             raise ManifestError(f"{where}: {rel} does not exist next to the manifest (expected "
                                 f"{path.parent / rel})")
-    if result_kind(read_json(path.parent / e.data)) is None:
+    data = read_json(path.parent / e.data)
+    if result_kind(data) is None:
         raise ManifestError(f"{where}: {e.data} is not a comparison.json, oracle.json or bench characterize JSON")
+    if label is not None:
+        if summary is None:
+            raise ManifestError(f"{where}: has a label but the manifest has no [summary] (policy, builds)")
+        try:
+            check_row(data, summary, where)
+        except SummaryError as err:
+            raise ManifestError(str(err)) from None
     return e
 
 
@@ -260,7 +296,7 @@ def entry_toml(e: Entry) -> str:
              f"command = {_toml_str(e.command)}", f"data = {_toml_str(e.data)}"]
     if e.plots:
         lines.append("plots = [" + ", ".join(_toml_str(p) for p in e.plots) + "]")
-    for key in ("notes", "date", "jdk"):
+    for key in ("label", "notes", "date", "jdk"):
         if getattr(e, key):
             lines.append(f"{key} = {_toml_str(getattr(e, key))}")
     return "\n".join(lines) + "\n"
@@ -321,7 +357,7 @@ def _provenance_of_folder(src: Path, primary: Path, data: Any) -> tuple[str | No
 
 
 def add(manifest_path: Path, section: str, src: Path, command: str, title: str | None = None,
-        notes: str = "", name: str | None = None) -> tuple[Entry, list[str]]:
+        notes: str = "", name: str | None = None, label: str | None = None) -> tuple[Entry, list[str]]:
     """Copies a result into <manifest dir>/data/<name>/ and appends its [[entry]].
     Returns (the entry, what was not copied)."""
     if section not in SECTION_IDS:
@@ -342,7 +378,7 @@ def add(manifest_path: Path, section: str, src: Path, command: str, title: str |
     rel = os.path.relpath(dest, manifest.root)
     entry = Entry(section, title or _default_title(data, result_kind(data) or "", src), command,
                   f"{rel}/{primary.name}", [f"{rel}/{p.name}" for p in files if p.suffix == ".png"],
-                  notes, date, jdk)
+                  notes, date, jdk, label)
     text = manifest_path.read_text()
     dest.mkdir(parents=True)
     try:

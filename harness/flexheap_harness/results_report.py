@@ -33,7 +33,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from . import oracle, provenance
+from . import oracle, provenance, results_summary
 from .compare import render_markdown, render_policy_rows
 from .results_manifest import SECTIONS, Entry, Manifest, Section, read_json, result_kind
 
@@ -60,6 +60,9 @@ def render(m: Manifest, output: Path | None = None) -> str:
            "add a result with `./flexheap harness report --add SECTION RUN_DIR --command \"...\"`; "
            "`./flexheap harness report --commands` lists every command to re-run.",
            ""]
+    if m.summary is not None:
+        out += results_summary.render(m.summary, [(e.label, read_json(m.root / e.data))
+                                                  for e in m.entries if e.label])
     for sec in SECTIONS:
         out += _section(m, output, sec)
     return "\n".join(out).rstrip() + "\n"

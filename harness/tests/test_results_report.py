@@ -321,3 +321,91 @@ def test_the_probe_overhead_json_renders_its_table_under_its_command(docs):
     # A JSON without its modes is not a probe result.
     del data["modes"]
     assert results_manifest.result_kind(data) is None
+
+
+# ---------------------------------------------------------------- the summary table
+
+
+SUMMARY = '\n[summary]\npolicy = "flexheap"\nbuilds = ["abc1234"]\ntext = "The default, setting by setting."\n'
+
+
+def labelled(manifest: Path, label: str, title: str) -> None:
+    """Adds label = ... to the entry titled title."""
+    text = manifest.read_text()
+    anchor = f'title = "{title}"\n'
+    assert anchor in text
+    manifest.write_text(text.replace(anchor, anchor + f'label = "{label}"\n'))
+
+
+def summary_rows(md: str) -> dict[str, list[str]]:
+    block = block_after(md, "## Summary: the default against every baseline")
+    return {cells[0]: cells[1:] for cells in
+            ([c.strip() for c in ln.strip("|").split("|")] for ln in block.splitlines() if ln.startswith("| "))}
+
+
+def with_sweep_provenance(docs: Path, scale: float = 1.0) -> None:
+    """The sweep fixture as if it ran on abc1234, flexheap's times scaled."""
+    path = docs.parent / "data" / "m2" / "comparison.json"
+    data = json.loads(path.read_text())
+    data["provenance"] = {"date": "2026-11-21 10:00 UTC", "jdks": [
+        {"jdk": "25.0.3+9-LTS (Eclipse Adoptium), FlexHeap abc1234", "policies": data["policies"]}]}
+    for r in data["runs"]:
+        if r["policy"] == "flexheap":
+            r["total_s"] *= scale
+    path.write_text(json.dumps(data))
+
+
+def test_the_summary_pairs_the_default_with_every_baseline_by_repetition(docs):
+    docs.write_text(docs.read_text().replace(HEADER, HEADER + SUMMARY))
+    labelled(docs, "M1 5% nvme", "M1, 5% of the index, nvme")
+    md = results_report.render(results_manifest.load(docs))
+    assert md.index("## Summary: the default against every baseline") < md.index("## 1. ")
+    assert "The default, setting by setting." in md
+    row = summary_rows(md)["M1 5% nvme"]
+    header = summary_rows(md)["setting"]
+    cell = dict(zip(header, row))
+    assert cell["flexheap [s]"] == "5.5"  # the median of its three runs
+    assert cell["x g1-90"] == "x0.50 (0.50-0.50) faster"  # 5/10, 5.5/11, 6/12: one ratio, no spread
+    # vg1: 5/10.4, 5.5/10.8, 6/11.1 -> geometric mean 0.510, paired t interval
+    assert cell["x vg1"].startswith("x0.51 (") and cell["x vg1"].endswith(") faster")
+    assert cell["x g1-50"] == "-" and cell["x g1-26"] == "-"  # not run in that entry
+    assert cell["x best static cap"] == "-" and cell["of per-phase oracle"] == "-"  # no sweep
+    assert "Cells where flexheap is slower: 0." in md
+    assert results_report.uncommanded_tables(md) == []  # the summary has its command block
+
+
+def test_the_summary_shows_the_best_static_cap_the_oracle_and_a_loss(docs):
+    docs.write_text(docs.read_text().replace(HEADER, HEADER + SUMMARY))
+    with_sweep_provenance(docs)
+    labelled(docs, "M2 10% sata", "M2 sweep, 10%, sata")
+    cell = dict(zip(*(lambda r: (r["setting"], r["M2 10% sata"]))(summary_rows(
+        results_report.render(results_manifest.load(docs))))))
+    assert cell["x best static cap"].startswith("x0.82 (") and cell["x best static cap"].endswith("faster [1024m]")
+    assert cell["of per-phase oracle"] == "85% (78-92%)"  # the sweep's own oracle figures
+    with_sweep_provenance(docs, scale=2.0)  # now flexheap takes 52-56 s against 32-34 s
+    md = results_report.render(results_manifest.load(docs))
+    assert dict(zip(summary_rows(md)["setting"], summary_rows(md)["M2 10% sata"]))["x best static cap"].endswith(
+        "slower [1024m]")
+
+
+@pytest.mark.parametrize("summary, title, message", [
+    (SUMMARY.replace("abc1234", "def5678"), "M1, 5% of the index, nvme",
+     "flexheap ran on abc1234, not on the summary's builds (def5678)"),
+    ("", "M1, 5% of the index, nvme", "has a label but the manifest has no [summary]"),
+    (SUMMARY, "M2 sweep, 10%, sata", "flexheap ran on an unnamed build"),  # the sweep records no JDK
+    (SUMMARY.replace('builds = ["abc1234"]', 'builds = ["HEAD"]'), "M1, 5% of the index, nvme",
+     "builds must be a non-empty list of commit hashes"),
+])
+def test_a_summary_row_must_be_the_default_on_a_listed_build(docs, capsys, summary, title, message):
+    docs.write_text(docs.read_text().replace(HEADER, HEADER + summary))
+    labelled(docs, "a row", title)
+    assert report(docs) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_add_with_a_label_makes_a_summary_row(docs, run_folder):
+    docs.write_text(docs.read_text().replace(HEADER, HEADER + SUMMARY))
+    assert report(docs, "--add", "comparisons", str(run_folder), "--command", COMPARE_CMD, "--label", "added") == 0
+    assert results_manifest.load(docs).entries[-1].label == "added"
+    assert "added" in summary_rows((docs.parent.parent / "results.md").read_text())
+    assert report(docs, "--label", "x") == 2  # --label without --add is a usage error

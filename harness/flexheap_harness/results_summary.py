@@ -1,0 +1,147 @@
+#
+# Copyright (c) 2026, FlexHeap contributors. All rights reserved.
+# DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+#
+# This code is free software; you can redistribute it and/or modify it
+# under the terms of the GNU General Public License version 2 only, as
+# published by the Free Software Foundation.  The FlexHeap contributors
+# designate this particular file as subject to the "Classpath" exception
+# as provided by Oracle in the LICENSE file that accompanied this code.
+#
+# This code is distributed in the hope that it will be useful, but WITHOUT
+# ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+# FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+# version 2 for more details (a copy is included in the LICENSE file that
+# accompanied this code).
+#
+# You should have received a copy of the GNU General Public License version
+# 2 along with this work; if not, write to the Free Software Foundation,
+# Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+#
+#
+
+"""The summary at the top of docs/results.md: one row per labelled entry (`label = "..."`), the
+default policy's total time against every baseline that ran beside it in that entry, the best
+static cap and the per-phase oracle of its sweep.
+
+Each cell is recomputed from the entry's own runs, paired by repetition as `compare` pairs them
+(stats.paired_ratio_ci), because an entry's stored ratios are against its baseline only. Only
+entries whose default policy ran on one of `[summary] builds` may carry a label, so the table
+shows one controller, never a mix of builds."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from tabulate import tabulate
+
+from . import stats
+
+# The columns, in the order issue 10 names the bar; a policy an entry did not run shows "-".
+BASELINES = ("g1-50", "g1-90", "vg1", "g1-26", "g1-27like", "flexheap-paper")
+BEST_STATIC = "best static cap"
+TITLE = "Summary: the default against every baseline"
+BUILD = re.compile(r"FlexHeap ([0-9a-f]{7,40})")
+
+
+class SummaryError(ValueError):
+    """A labelled entry that cannot be a summary row (the manifest check reports it)."""
+
+
+@dataclass(frozen=True)
+class Summary:
+    policy: str
+    builds: tuple[str, ...]
+    text: str = ""
+
+
+def times_by_rep(data: dict[str, Any], policy: str) -> dict[int, float]:
+    """rep -> total time of policy's ok runs."""
+    return {int(r["rep"]): float(r["total_s"]) for r in data.get("runs") or []
+            if r.get("policy") == policy and r.get("ok") and r.get("rep") is not None
+            and r.get("total_s") is not None}
+
+
+def build_of(data: dict[str, Any], policy: str) -> str | None:
+    """The FlexHeap build policy's runs recorded (provenance), None when none is named."""
+    for j in (data.get("provenance") or {}).get("jdks") or []:
+        if policy in (j.get("policies") or []):
+            m = BUILD.search(str(j.get("jdk") or ""))
+            return m.group(1) if m else None
+    return None
+
+
+def check_row(data: dict[str, Any], summary: Summary, where: str) -> None:
+    """Raises SummaryError unless data is a comparison in which summary.policy ran on a listed build."""
+    if not isinstance(data, dict) or summary.policy not in (data.get("policies") or []):
+        raise SummaryError(f"{where}: has a label but no {summary.policy} runs, so it cannot be a summary row")
+    build = build_of(data, summary.policy)
+    if not build or not any(build.startswith(b) or b.startswith(build) for b in summary.builds):
+        raise SummaryError(f"{where}: has a label but {summary.policy} ran on {build or 'an unnamed build'}, "
+                           f"not on the summary's builds ({', '.join(summary.builds)}); drop the label or "
+                           "re-run it on the default")
+    if len(times_by_rep(data, summary.policy)) < 2:
+        raise SummaryError(f"{where}: has a label but fewer than 2 ok runs of {summary.policy}")
+
+
+def ratio_cell(data: dict[str, Any], policy: str, other: str) -> str:
+    """'x0.97 (0.95-0.99) faster' for policy's time over other's, paired by repetition; '-' when
+    other did not run; 'n<2' when fewer than two repetitions pair."""
+    mine, theirs = times_by_rep(data, policy), times_by_rep(data, other)
+    if not theirs:
+        return "-"
+    reps = sorted(set(mine) & set(theirs))
+    got = stats.paired_ratio_ci([(mine[r], theirs[r]) for r in reps])
+    if got is None:
+        return "n<2"
+    x, (lo, hi) = got
+    word = "tie" if lo <= 1.0 <= hi else ("faster" if hi < 1.0 else "slower")
+    digits = 3 if word != "tie" and round(lo, 2) <= 1.0 <= round(hi, 2) else 2  # keep the verdict visible
+    return f"x{x:.{digits}f} ({lo:.{digits}f}-{hi:.{digits}f}) {word}"
+
+
+def oracle_cell(data: dict[str, Any], policy: str) -> str:
+    """policy's share of the per-phase oracle's throughput with its CI, '-' without a sweep."""
+    row = next((p for p in (data.get("oracle") or {}).get("policies") or [] if p.get("policy") == policy), None)
+    if not row or row.get("of_oracle") is None:
+        return "-"
+    ci = row.get("of_oracle_ci")
+    return f"{100 * row['of_oracle']:.0f}%" + (f" ({100 * ci[0]:.0f}-{100 * ci[1]:.0f}%)" if ci else "")
+
+
+def row(label: str, data: dict[str, Any], policy: str) -> list[str]:
+    mine = times_by_rep(data, policy)
+    cells = [label, f"{stats.describe(mine.values())['median']:.1f}"]
+    cells += [ratio_cell(data, policy, b) for b in BASELINES]
+    best = (data.get("oracle") or {}).get("best_static")
+    cells.append(f"{ratio_cell(data, policy, best)} [{best.split(':', 1)[-1]}]" if best else "-")
+    cells.append(oracle_cell(data, policy))
+    return cells
+
+
+def render(summary: Summary, rows: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    """The summary section's lines; rows are (label, comparison JSON) in document order."""
+    out = [f"## {TITLE}", ""]
+    if summary.text.strip():
+        out += [summary.text.strip(), ""]
+    if not rows:
+        return out + [f"**Not measured yet.** Missing: entries labelled in the manifest whose {summary.policy} "
+                      f"ran on {', '.join(summary.builds)}.", ""]
+    header = ["setting", f"{summary.policy} [s]", *(f"x {b}" for b in BASELINES), f"x {BEST_STATIC}",
+              "of per-phase oracle"]
+    table = tabulate([row(label, data, summary.policy) for label, data in rows], headers=header,
+                     tablefmt="github", disable_numparse=True)
+    lines = sum(1 for _label, data in rows for b in BASELINES
+                if ratio_cell(data, summary.policy, b).endswith(" slower"))
+    return out + [
+        "```sh",
+        "./flexheap harness report   # this table, from the labelled entries below; each has its own command",
+        "```", "", table, "",
+        f"{summary.policy}'s total time: median of its runs. x P = {summary.policy}'s time / P's time: the "
+        "geometric mean of the per-repetition ratios (runs paired by repetition within the entry), with the "
+        "95% Student-t CI; faster or slower where the CI excludes 1, tie where it spans it; - = P did not "
+        f"run in that entry. Best static cap and oracle: from the entry's sweep (- without one); the oracle "
+        f"column is its time / {summary.policy}'s mix time, with the CI. Cells where {summary.policy} is "
+        f"slower: {lines}.", ""]
