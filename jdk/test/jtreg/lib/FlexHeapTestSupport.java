@@ -100,7 +100,6 @@ public class FlexHeapTestSupport {
         return m.find(i) ? Double.parseDouble(m.group(1)) : Double.MAX_VALUE;
     }
 
-    /** Per GC id, the value of key=... on that GC's "inputs" debug line (-Xlog:gc+flexheap=debug). */
     /**
      * Checks that the heap committed at the last decision before {@code marker} (a phase change) fell by at
      * least half of its surplus over {@code xms} within {@code seconds} of it; prints both sizes.
@@ -124,6 +123,7 @@ public class FlexHeapTestSupport {
         }
     }
 
+    /** Per GC id, the value of key=... on that GC's "inputs" debug line (-Xlog:gc+flexheap=debug). */
     public static Map<Long, Double> inputs(String log, String key) {
         Map<Long, Double> m = new HashMap<>();
         Matcher x = Pattern.compile("GC\\((\\d+)\\) inputs .*?\\b" + Pattern.quote(key) + "=([0-9.eE+-]+)").matcher(log);
@@ -182,6 +182,29 @@ public class FlexHeapTestSupport {
             for (int i = 0; i < 50; i++) {
                 try { Files.delete(cg); break; } catch (Exception e) { Thread.sleep(100); }
             }
+        }
+    }
+
+    /** -Xms of phaseChangeInCgroup's runs: the surplus it hands back is measured above it. */
+    public static final long PHASE_CHANGE_XMS = 64L << 20;
+
+    /**
+     * Runs FlexHeapPhases in a 1 GiB memory cgroup with -Xms64m -Xmx900m, 1 MB regions and -Xlog:gc,gc+flexheap:
+     * 6 s of heap-heavy allocation, then ioSecs of buffered reads of a new 640 MB file, four times round.
+     * The file is written inside the cgroup, so its pages are charged there and compete with the heap; it is
+     * deleted after. Returns the output of a run that exited 0; flags go before the defaults.
+     */
+    public static String phaseChangeInCgroup(String fileName, String ioSecs, String... flags) throws Exception {
+        Path file = Paths.get(fileName).toAbsolutePath();
+        Files.deleteIfExists(file);
+        List<String> args = new ArrayList<>(Arrays.asList(flags));
+        args.addAll(Arrays.asList("-Xms" + (PHASE_CHANGE_XMS >> 20) + "m", "-Xmx900m", "-XX:G1HeapRegionSize=1m",
+                                  "-Xlog:gc,gc+flexheap", "FlexHeapPhases", "6", ioSecs, "4", file.toString(),
+                                  "buffered", "640"));
+        try {
+            return javaInMemoryCgroup(1L << 30, withClasses(args.toArray(new String[0]))).shouldHaveExit(0).output();
+        } finally {
+            Files.deleteIfExists(file);
         }
     }
 

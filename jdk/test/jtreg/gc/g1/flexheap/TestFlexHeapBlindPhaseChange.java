@@ -33,22 +33,16 @@
  */
 public class TestFlexHeapBlindPhaseChange {
     public static void main(String[] args) throws Exception {
-        long xms = 64L << 20;
-        // Written inside the cgroup, so the allocation phase evicts its pages and the reads refault.
-        java.nio.file.Path file = java.nio.file.Paths.get("blind-phase-change-io.dat").toAbsolutePath();
-        java.nio.file.Files.deleteIfExists(file);
-        String out = FlexHeapTestSupport.javaInMemoryCgroup(1L << 30, FlexHeapTestSupport.withClasses(
-                "-XX:+UseFlexHeap", "-XX:FlexHeapIOStallBackend=none", "-Xms64m", "-Xmx900m",
-                "-XX:G1HeapRegionSize=1m", "-Xlog:gc,gc+flexheap",
-                "FlexHeapPhases", "6", "10", "4", file.toString(), "buffered", "640"))
-            .shouldHaveExit(0).output();
-        java.nio.file.Files.deleteIfExists(file);
+        // The allocation phase evicts the file's pages and the reads refault.
+        String out = FlexHeapTestSupport.phaseChangeInCgroup("blind-phase-change-io.dat", "10",
+                "-XX:+UseFlexHeap", "-XX:FlexHeapIOStallBackend=none");
         if (FlexHeapTestSupport.hasStallSource(out)) {
             throw new RuntimeException("FlexHeapIOStallBackend=none still found a stall source");
         }
         boolean blindGC = out.substring(out.indexOf("PHASE io start")).lines()
             .anyMatch(l -> l.contains("proactive GC: ") && l.contains("no stall source; read "));
         if (!blindGC) throw new RuntimeException("no proactive GC for a re-read cache in the I/O phase");
-        FlexHeapTestSupport.checkHandsBackHalfTheSurplus(out, "PHASE io start", xms, 5.0);
+        FlexHeapTestSupport.checkHandsBackHalfTheSurplus(out, "PHASE io start",
+                                                         FlexHeapTestSupport.PHASE_CHANGE_XMS, 5.0);
     }
 }

@@ -31,18 +31,11 @@
  */
 public class TestFlexHeapPhaseChange {
     public static void main(String[] args) throws Exception {
-        long xms = 64L << 20;
-        // A new file, written inside the cgroup: its pages are charged there and compete with the heap.
-        java.nio.file.Path file = java.nio.file.Paths.get("phase-change-io.dat").toAbsolutePath();
-        java.nio.file.Files.deleteIfExists(file);
-        String out = FlexHeapTestSupport.javaInMemoryCgroup(1L << 30, FlexHeapTestSupport.withClasses(
-                "-XX:+UseFlexHeap", "-Xms64m", "-Xmx900m", "-XX:G1HeapRegionSize=1m", "-Xlog:gc,gc+flexheap",
-                "FlexHeapPhases", "6", "8", "4", file.toString(), "buffered", "640"))
-            .shouldHaveExit(0).output();
-        java.nio.file.Files.deleteIfExists(file);
+        String out = FlexHeapTestSupport.phaseChangeInCgroup("phase-change-io.dat", "8", "-XX:+UseFlexHeap");
         if (!FlexHeapTestSupport.hasStallSource(out)) {
             throw new jtreg.SkippedException("no I/O stall source on this host (need root for BPF or delay accounting)");
         }
-        FlexHeapTestSupport.checkHandsBackHalfTheSurplus(out, "PHASE io start", xms, 3.0);
+        FlexHeapTestSupport.checkHandsBackHalfTheSurplus(out, "PHASE io start",
+                                                         FlexHeapTestSupport.PHASE_CHANGE_XMS, 3.0);
     }
 }
