@@ -24,8 +24,8 @@
 default policy's total time against every baseline that ran beside it in that entry, the best
 static cap and the per-phase oracle of its sweep.
 
-Each cell is recomputed from the entry's own runs, paired by repetition as `compare` pairs them
-(stats.paired_ratio_ci), because an entry's stored ratios are against its baseline only. Only
+Each ratio is recomputed from the entry's own runs, paired by repetition (stats.paired_ratio_ci),
+because an entry's stored ratios are against its baseline only; the oracle share is the sweep's own. Only
 entries whose default policy ran on one of `[summary] builds` may carry a label, so the table
 shows one controller, never a mix of builds."""
 
@@ -43,7 +43,7 @@ from . import stats
 BASELINES = ("g1-50", "g1-90", "vg1", "g1-26", "g1-27like", "flexheap-paper")
 BEST_STATIC = "best static cap"
 TITLE = "Summary: the default against every baseline"
-BUILD = re.compile(r"FlexHeap ([0-9a-f]{7,40})")
+BUILD = re.compile(r"FlexHeap (\S+)")  # a hash, or hash-dirty for a build of an uncommitted tree
 
 
 class SummaryError(ValueError):
@@ -57,11 +57,15 @@ class Summary:
     text: str = ""
 
 
-def times_by_rep(data: dict[str, Any], policy: str) -> dict[int, float]:
-    """rep -> total time of policy's ok runs."""
-    return {int(r["rep"]): float(r["total_s"]) for r in data.get("runs") or []
-            if r.get("policy") == policy and r.get("ok") and r.get("rep") is not None
-            and r.get("total_s") is not None}
+def times_by_rep(data: dict[str, Any], policy: str) -> dict[int, float] | None:
+    """rep -> total time of policy's ok runs; None when two runs claim one rep (they cannot pair)."""
+    out: dict[int, float] = {}
+    for r in data.get("runs") or []:
+        if r.get("policy") == policy and r.get("ok") and r.get("rep") is not None and r.get("total_s") is not None:
+            if int(r["rep"]) in out:
+                return None
+            out[int(r["rep"])] = float(r["total_s"])
+    return out
 
 
 def build_of(data: dict[str, Any], policy: str) -> str | None:
@@ -78,28 +82,34 @@ def check_row(data: dict[str, Any], summary: Summary, where: str) -> None:
     if not isinstance(data, dict) or summary.policy not in (data.get("policies") or []):
         raise SummaryError(f"{where}: has a label but no {summary.policy} runs, so it cannot be a summary row")
     build = build_of(data, summary.policy)
-    if not build or not any(build.startswith(b) or b.startswith(build) for b in summary.builds):
+    hashes = build if build and re.fullmatch(r"[0-9a-f]{7,40}", build) else None  # not a -dirty build
+    if not hashes or not any(hashes.startswith(b) or b.startswith(hashes) for b in summary.builds):
         raise SummaryError(f"{where}: has a label but {summary.policy} ran on {build or 'an unnamed build'}, "
                            f"not on the summary's builds ({', '.join(summary.builds)}); drop the label or "
                            "re-run it on the default")
-    if len(times_by_rep(data, summary.policy)) < 2:
+    if len(times_by_rep(data, summary.policy) or {}) < 2:
         raise SummaryError(f"{where}: has a label but fewer than 2 ok runs of {summary.policy}")
 
 
 def ratio_cell(data: dict[str, Any], policy: str, other: str) -> str:
-    """'x0.97 (0.95-0.99) faster' for policy's time over other's, paired by repetition; '-' when
-    other did not run; 'n<2' when fewer than two repetitions pair."""
+    """'x0.97 (0.95-0.99) faster' for policy's total time over other's, paired by repetition; '-' when
+    other did not run; ' n=K' appended when a failed run left only K repetitions to pair."""
     mine, theirs = times_by_rep(data, policy), times_by_rep(data, other)
+    if mine is None or theirs is None:
+        return "unpaired (two runs in one rep)"
     if not theirs:
         return "-"
     reps = sorted(set(mine) & set(theirs))
     got = stats.paired_ratio_ci([(mine[r], theirs[r]) for r in reps])
     if got is None:
-        return "n<2"
+        return f"no CI: {len(reps)} paired rep(s)"
     x, (lo, hi) = got
     word = "tie" if lo <= 1.0 <= hi else ("faster" if hi < 1.0 else "slower")
-    digits = 3 if word != "tie" and round(lo, 2) <= 1.0 <= round(hi, 2) else 2  # keep the verdict visible
-    return f"x{x:.{digits}f} ({lo:.{digits}f}-{hi:.{digits}f}) {word}"
+    digits = 2
+    while word != "tie" and digits < 5 and round(lo, digits) <= 1.0 <= round(hi, digits):
+        digits += 1  # print the bound nearest 1 so that it shows the verdict
+    n = f" n={len(reps)}" if len(reps) < max(len(mine), len(theirs)) else ""
+    return f"x{x:.{digits}f} ({lo:.{digits}f}-{hi:.{digits}f}) {word}{n}"
 
 
 def oracle_cell(data: dict[str, Any], policy: str) -> str:
@@ -111,10 +121,14 @@ def oracle_cell(data: dict[str, Any], policy: str) -> str:
     return f"{100 * row['of_oracle']:.0f}%" + (f" ({100 * ci[0]:.0f}-{100 * ci[1]:.0f}%)" if ci else "")
 
 
+def baselines(policy: str) -> list[str]:
+    return [b for b in BASELINES if b != policy]
+
+
 def row(label: str, data: dict[str, Any], policy: str) -> list[str]:
-    mine = times_by_rep(data, policy)
+    mine = times_by_rep(data, policy) or {}
     cells = [label, f"{stats.describe(mine.values())['median']:.1f}"]
-    cells += [ratio_cell(data, policy, b) for b in BASELINES]
+    cells += [ratio_cell(data, policy, b) for b in baselines(policy)]
     best = (data.get("oracle") or {}).get("best_static")
     cells.append(f"{ratio_cell(data, policy, best)} [{best.split(':', 1)[-1]}]" if best else "-")
     cells.append(oracle_cell(data, policy))
@@ -129,19 +143,21 @@ def render(summary: Summary, rows: list[tuple[str, dict[str, Any]]]) -> list[str
     if not rows:
         return out + [f"**Not measured yet.** Missing: entries labelled in the manifest whose {summary.policy} "
                       f"ran on {', '.join(summary.builds)}.", ""]
-    header = ["setting", f"{summary.policy} [s]", *(f"x {b}" for b in BASELINES), f"x {BEST_STATIC}",
-              "of per-phase oracle"]
-    table = tabulate([row(label, data, summary.policy) for label, data in rows], headers=header,
-                     tablefmt="github", disable_numparse=True)
-    lines = sum(1 for _label, data in rows for b in BASELINES
-                if ratio_cell(data, summary.policy, b).endswith(" slower"))
+    header = ["setting", f"{summary.policy} [s]", *(f"x {b}" for b in baselines(summary.policy)),
+              f"x {BEST_STATIC}", "of per-phase oracle"]
+    body = [row(label, data, summary.policy) for label, data in rows]
+    table = tabulate(body, headers=header, tablefmt="github", disable_numparse=True)
+    slower = sum(1 for cells in body for c in cells[2:-1] if re.search(r"\) slower\b", c))
     return out + [
         "```sh",
         "./flexheap harness report   # this table, from the labelled entries below; each has its own command",
         "```", "", table, "",
-        f"{summary.policy}'s total time: median of its runs. x P = {summary.policy}'s time / P's time: the "
-        "geometric mean of the per-repetition ratios (runs paired by repetition within the entry), with the "
-        "95% Student-t CI; faster or slower where the CI excludes 1, tie where it spans it; - = P did not "
-        f"run in that entry. Best static cap and oracle: from the entry's sweep (- without one); the oracle "
-        f"column is its time / {summary.policy}'s mix time, with the CI. Cells where {summary.policy} is "
-        f"slower: {lines}.", ""]
+        f"{summary.policy} [s]: the median total time of its runs. x P = {summary.policy}'s total time / P's: "
+        "the geometric mean of the per-repetition ratios (runs paired by repetition within the entry; n=K "
+        "when a failed run left K pairs), with the 95% Student-t CI; faster or slower where the CI excludes 1, "
+        "tie where it spans it; - = P did not run in that entry. Best static cap: the static max heap with the "
+        "shortest median mix time in the entry's sweep, compared by total time like the other columns (- "
+        "without a sweep). Of per-phase oracle: the sweep's oracle mix time / "
+        f"{summary.policy}'s median mix time (a throughput share, above 100% = faster than the oracle), with "
+        "the sweep's 95% bootstrap CI, as the entry's oracle table gives it. "
+        f"Cells where {summary.policy} is slower: {slower}.", ""]

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import pytest
 
-from flexheap_harness import cli, results_manifest, results_report
+from flexheap_harness import cli, results_manifest, results_report, results_summary
 from flexheap_harness.jdk import repo_root
 from flexheap_harness.results_manifest import SECTIONS, ManifestError
 
@@ -386,6 +386,7 @@ def test_the_summary_shows_the_best_static_cap_the_oracle_and_a_loss(docs):
     md = results_report.render(results_manifest.load(docs))
     assert dict(zip(summary_rows(md)["setting"], summary_rows(md)["M2 10% sata"]))["x best static cap"].endswith(
         "slower [1024m]")
+    assert "Cells where flexheap is slower: 1." in md
 
 
 @pytest.mark.parametrize("summary, title, message", [
@@ -395,12 +396,50 @@ def test_the_summary_shows_the_best_static_cap_the_oracle_and_a_loss(docs):
     (SUMMARY, "M2 sweep, 10%, sata", "flexheap ran on an unnamed build"),  # the sweep records no JDK
     (SUMMARY.replace('builds = ["abc1234"]', 'builds = ["HEAD"]'), "M1, 5% of the index, nvme",
      "builds must be a non-empty list of commit hashes"),
+    (SUMMARY.replace("abc1234", "abc1234def0"), "M1, 5% of the index, nvme", None),  # a longer hash matches
 ])
 def test_a_summary_row_must_be_the_default_on_a_listed_build(docs, capsys, summary, title, message):
     docs.write_text(docs.read_text().replace(HEADER, HEADER + summary))
     labelled(docs, "a row", title)
+    if message is None:
+        assert report(docs) == 0
+        return
     assert report(docs) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_dirty_build_is_not_the_listed_build(docs, capsys):
+    m1 = docs.parent / "data" / "m1" / "comparison.json"
+    m1.write_text(m1.read_text().replace("FlexHeap abc1234", "FlexHeap abc1234-dirty"))
+    docs.write_text(docs.read_text().replace(HEADER, HEADER + SUMMARY))
+    labelled(docs, "a row", "M1, 5% of the index, nvme")
+    assert report(docs) == 2
+    assert "flexheap ran on abc1234-dirty, not on the summary's builds" in capsys.readouterr().err
+
+
+def runs(times: dict[str, list[float | None]]) -> dict:
+    """A comparison with one run per (policy, rep); None = a failed run."""
+    return {"runs": [{"policy": p, "rep": i, "ok": t is not None, "total_s": t}
+                     for p, ts in times.items() for i, t in enumerate(ts, 1)]}
+
+
+def test_ratio_cells_pair_by_repetition_not_by_order():
+    # g1-90's reps out of order: 5/12, 5.5/11, 6/10 has a geometric mean of 0.50 but a wide interval;
+    # pairing by sorted value would give 5/10, 5.5/11, 6/12 and (0.50-0.50).
+    cell = results_summary.ratio_cell(runs({"flexheap": [5, 5.5, 6], "g1-90": [12, 11, 10]}), "flexheap", "g1-90")
+    assert cell == "x0.50 (0.32-0.79) faster"
+
+
+def test_ratio_cells_print_enough_digits_to_show_the_verdict_and_say_when_a_run_failed():
+    # ratios 0.9990, 0.9995, 0.9993: faster, with the upper bound 0.99976, which prints 1.00 at 2 and 3 digits
+    close = runs({"flexheap": [99.90, 99.95, 99.93], "g1-50": [100, 100, 100]})
+    cell = results_summary.ratio_cell(close, "flexheap", "g1-50")
+    assert cell.endswith(" faster") and "1.00" not in cell.split("(")[1], cell
+    failed = runs({"flexheap": [5, 5.5, 6], "vg1": [10.4, None, 11.1]})
+    assert results_summary.ratio_cell(failed, "flexheap", "vg1").endswith(" n=2")
+    assert results_summary.ratio_cell(failed, "flexheap", "g1-26") == "-"
+    twice = {"runs": failed["runs"] + [{"policy": "vg1", "rep": 1, "ok": True, "total_s": 10.0}]}
+    assert results_summary.ratio_cell(twice, "flexheap", "vg1").startswith("unpaired")
 
 
 def test_add_with_a_label_makes_a_summary_row(docs, run_folder):
