@@ -63,7 +63,7 @@ from typing import Any
 
 from . import provenance
 from .jdk import repo_root
-from .results_summary import Summary, SummaryError, check_row
+from .results_summary import HASH, Summary, SummaryError, check_row
 
 
 class ManifestError(ValueError):
@@ -238,7 +238,7 @@ def _summary(path: Path, raw: Any) -> Summary:
     if not isinstance(policy, str) or not policy.strip():
         raise ManifestError(f"{where}: no policy (the policy whose time the summary compares)")
     if (not isinstance(builds, list) or not builds
-            or not all(isinstance(b, str) and re.fullmatch(r"[0-9a-f]{7,40}", b) for b in builds)):
+            or not all(isinstance(b, str) and HASH.fullmatch(b) for b in builds)):
         raise ManifestError(f"{where}: builds must be a non-empty list of commit hashes (7-40 hex digits), "
                             f"not {builds!r}")
     return Summary(policy.strip(), tuple(builds), str(raw.get("text") or ""))

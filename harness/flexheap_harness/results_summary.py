@@ -44,6 +44,9 @@ BASELINES = ("g1-50", "g1-90", "vg1", "g1-26", "g1-27like", "flexheap-paper")
 BEST_STATIC = "best static cap"
 TITLE = "Summary: the default against every baseline"
 BUILD = re.compile(r"FlexHeap (\S+)")  # a hash, or hash-dirty for a build of an uncommitted tree
+HASH = re.compile(r"[0-9a-f]{7,40}")  # a commit as `builds` names it (a -dirty build is none)
+# stats.verdict's words, as the summary says them
+VERDICT_WORDS = {stats.NO_DIFFERENCE: "tie", "lower": "faster", "higher": "slower"}
 
 
 class SummaryError(ValueError):
@@ -82,7 +85,7 @@ def check_row(data: dict[str, Any], summary: Summary, where: str) -> None:
     if not isinstance(data, dict) or summary.policy not in (data.get("policies") or []):
         raise SummaryError(f"{where}: has a label but no {summary.policy} runs, so it cannot be a summary row")
     build = build_of(data, summary.policy)
-    hashes = build if build and re.fullmatch(r"[0-9a-f]{7,40}", build) else None  # not a -dirty build
+    hashes = build if build and HASH.fullmatch(build) else None
     if not hashes or not any(hashes.startswith(b) or b.startswith(hashes) for b in summary.builds):
         raise SummaryError(f"{where}: has a label but {summary.policy} ran on {build or 'an unnamed build'}, "
                            f"not on the summary's builds ({', '.join(summary.builds)}); drop the label or "
@@ -104,7 +107,7 @@ def ratio_cell(data: dict[str, Any], policy: str, other: str) -> str:
     if got is None:
         return f"no CI: {len(reps)} paired rep(s)"
     x, (lo, hi) = got
-    word = "tie" if lo <= 1.0 <= hi else ("faster" if hi < 1.0 else "slower")
+    word = VERDICT_WORDS[stats.verdict((lo, hi))]
     digits = 2
     while word != "tie" and digits < 5 and round(lo, digits) <= 1.0 <= round(hi, digits):
         digits += 1  # print the bound nearest 1 so that it shows the verdict

@@ -56,9 +56,10 @@
 // young to mean anything until the reads since the cache last filled reach
 // KnownReadCacheFraction of the page cache: a page the cache has just evicted
 // is re-read only after a while, and the first intervals of a full cache show
-// no refaults however much the workload re-reads. Taken at its word, that one interval's share of 0 made
-// the price 0 and the heap grew without limit (demo, M500k: 390 to 1010 MB
-// in 0.4 s, the cache 806 to 86 MB, before any refault showed).
+// no refaults however much the workload re-reads. Taken at its word, that
+// one interval's share of 0 made the price 0 and the heap grew without limit
+// (demo, M500k: 390 to 1010 MB in 0.4 s, the cache 806 to 86 MB, before any
+// refault showed).
 class FlexHeapEvictionCredit {
  public:
   // `saturation`: the refault share that counts as all reads recoverable
