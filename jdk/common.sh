@@ -37,6 +37,15 @@ JDK_OUT="${FLEXHEAP_JDK_OUT:-$FLEXHEAP_ROOT/build/flexheap-jdk}"
 log() { echo "flexheap: $*" >&2; }
 die() { echo "flexheap: error: $*" >&2; exit 1; }
 
+# Why each jtreg test under WORK failed, from its .jtr (jtreg's summary names
+# the test only; CI shows the console, not the work directory).
+jtreg_failures() {  # jtreg_failures WORK_DIR NEWER_THAN_FILE
+  local jtr
+  find "$1" -name '*.jtr' -newer "$2" 2>/dev/null | sort | while read -r jtr; do
+    grep -m1 -E '^test result: (Failed|Error)' "$jtr" | cut -c1-600 | sed "s|^|  ${jtr#"$1"/}: |"
+  done
+}
+
 # The first Debian mirror URI configured on this machine (deb822 or one-line format).
 debian_mirror() {
   local f uri

@@ -30,5 +30,9 @@ jar=$("$FLEXHEAP_ROOT/jdk/fetch-jtreg.sh")
 work="$FLEXHEAP_ROOT/build/jtreg"
 mkdir -p "$work"
 tests=("$@"); [ ${#tests[@]} -gt 0 ] || tests=("$FLEXHEAP_ROOT/jdk/test/jtreg/gc/g1/flexheap")
+touch "$work/.started"
+rc=0
 "$jdk/bin/java" -jar "$jar" -jdk:"$jdk" -conc:1 -agentvm -verbose:summary -timeoutFactor:2 \
-  -w:"$work/work" -r:"$work/report" "${tests[@]}"
+  -w:"$work/work" -r:"$work/report" "${tests[@]}" || rc=$?
+[ $rc -eq 0 ] || jtreg_failures "$work/work" "$work/.started"
+exit $rc

