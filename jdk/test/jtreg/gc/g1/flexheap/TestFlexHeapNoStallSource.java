@@ -75,8 +75,8 @@ public class TestFlexHeapNoStallSource {
         // The ratchet this guards against kept the whole peak. Stock G1 returns to -Xms at the first Remark
         // (MaxHeapFreeRatio); the balance policy keeps what its GC time goal needs, so compare with the peak.
         // A debug JVM's pauses are several times the product's (asserts), so its GC rate sits near the
-        // goal's shrink threshold and how much comes back in 15 s depends on the host (250-280M of 1024M
-        // on our machine; CI failed this check once on fastdebug). There the check is that a quarter came
+        // goal's shrink threshold and how much comes back in 15 s depends on the host (240-302M of 1024M
+        // kept on our machine; CI failed this test once on fastdebug). There the check is that a quarter came
         // back, which a ratchet never gives; the release JVM's run of this test holds the half.
         long allowed = debugVm() ? peak * 3 / 4 : peak / 2;
         if (end > allowed) {
