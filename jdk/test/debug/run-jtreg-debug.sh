@@ -75,11 +75,10 @@ fi
 set -e
 [ $rc -eq 0 ] || jtreg_failures "$work/work" "$work/.started"
 # A failed HotSpot assert leaves an hs_err file in the scratch directories.
-hs=$(find "$work/work" -name 'hs_err_pid*.log' -newer "$work" 2>/dev/null | head -5)
+hs=$(find "$work/work" -name 'hs_err_pid*.log' -newer "$work/.started" 2>/dev/null | head -5)
 if [ -n "$hs" ]; then
   echo "hs_err files (asserts or crashes):"; for f in $hs; do echo "  $f: $(grep -m1 -E 'assert|guarantee|SIGSEGV|Internal Error' "$f")"; done
   rc=1
 fi
-touch "$work"
 echo "jtreg-fastdebug: exit $rc in $((SECONDS - start))s"
 exit $rc
