@@ -135,6 +135,14 @@ def parse_policy(text: str) -> Policy:
 _FLEXHEAP_SETTING = re.compile(r"(FlexHeap[A-Za-z]+)=([A-Za-z0-9.]+)")
 
 
+def _xx_flag(setting: str) -> str:
+    """FlexHeapX=30 -> -XX:FlexHeapX=30; a boolean as HotSpot takes it: FlexHeapX=false -> -XX:-FlexHeapX."""
+    name, value = setting.split("=", 1)
+    if value.lower() in ("true", "false"):
+        return f"-XX:{'+' if value.lower() == 'true' else '-'}{name}"
+    return f"-XX:{setting}"
+
+
 def _flexheap_variant(base: Policy, spec: str) -> Policy:
     """flexheap:FlexHeapCacheReservePercent=30+FlexHeapGCTimeRatio=19 -> base plus those -XX flags."""
     settings = [part.strip() for part in spec.split("+")]
@@ -145,7 +153,7 @@ def _flexheap_variant(base: Policy, spec: str) -> Policy:
     return Policy(
         f"{base.name}:{'+'.join(settings)}",
         heap_fraction=base.heap_fraction,
-        flags=base.flags + tuple(f"-XX:{part}" for part in settings),
+        flags=base.flags + tuple(_xx_flag(part) for part in settings),
         needs_flexheap=True,
         description=f"{base.description}; with {', '.join(settings)}",
     )

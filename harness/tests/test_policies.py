@@ -250,6 +250,12 @@ def test_flexheap_variant_adds_its_settings_after_the_base_flags():
     assert paper.flags[:2] == BUILTIN["flexheap-paper"].flags
 
 
+def test_flexheap_variant_passes_booleans_as_hotspot_takes_them():
+    # HotSpot refuses -XX:Flag=false for a bool ("Missing +/- setting").
+    p = parse_policy("flexheap:FlexHeapRentFillingCache=false+FlexHeapCostAsRate=TRUE")
+    assert p.flags == ("-XX:+UseFlexHeap", "-XX:-FlexHeapRentFillingCache", "-XX:+FlexHeapCostAsRate")
+
+
 @pytest.mark.parametrize("bad", ["flexheap:", "flexheap:Xmx=1g", "flexheap:FlexHeapX=1;rm", "g1-90:FlexHeapX=1",
                                  "flexheap:FlexHeapCacheReservePercent=30+", "flexheap:UseFlexHeap=false"])
 def test_flexheap_variant_refuses_anything_but_flexheap_settings(bad):

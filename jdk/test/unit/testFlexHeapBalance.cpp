@@ -220,6 +220,7 @@ static FlexHeapConfig balance_config() {
   c.cost_as_rate = true;
   c.negligible_percent = 10;
   c.rent_price_min_io = 1.0;   // FlexHeapRentPriceMinIOPercent's default
+  c.rent_filling_cache = true; // FlexHeapRentFillingCache's default
   return c;
 }
 
@@ -1381,6 +1382,57 @@ TEST(FlexHeapBalanceController, WhileTheCacheFillsNoRefaultsDoNotMakeEvictionFre
   FlexHeapDecision e = k.step(every);
   EXPECT_LT(e.eviction_allowance, 0.0);
   EXPECT_GT(k.committed, j.committed);
+}
+
+// An I/O-bound phase (0.5 CPU-s/s of stalls, 20 MiB read a second, no
+// refault yet) with the GC cost above the goal (10% of the CPUs at 200 MiB
+// headroom), while 300 MiB of the limit are still free (19%): the cache is
+// filling. The GC goal wants ~300 MiB more heap.
+static SyntheticJvm io_bound_while_the_cache_fills() {
+  SyntheticJvm j = jvm(0.10, 0.0, 0.0);
+  j.non_heap = 150 * MiB;
+  j.memory_limit = (150 + 100 + 1000 + 300) * MiB;
+  j.io_fixed = 0.5;
+  j.read_bytes = 20.0 * MiB;
+  return j;
+}
+
+TEST(FlexHeapBalanceController, WhileTheCacheFillsAnIoBoundPhaseRentsFreeMemory) {
+  // The free memory is the cache's next: growth into it pays the rent (the
+  // GC cost above the goal, at 0.5 CPU-s per 20 MiB), a few MiB a second.
+  // Free, it went to the heap at once (M3 at 10% on sata: 14-18 grows to
+  // twice g1-50's peak before the cache filled, 3% slower than g1-90).
+  FlexHeapController c(reserve_config(0.1));
+  SyntheticJvm j = io_bound_while_the_cache_fills();
+  const size_t start = j.committed;
+  for (int i = 0; i < 5; i++) {
+    const size_t before = j.committed;
+    FlexHeapDecision d = j.step(c);
+    EXPECT_DOUBLE_EQ(0.0, d.rent_free);
+    EXPECT_GE(d.eviction_allowance, 0.0);
+    EXPECT_LE(j.committed - before, d.eviction_allowance + 1.0 * MiB);   // a region's rounding at most
+  }
+  EXPECT_LT(j.committed, start + 30 * MiB);
+  // Builds before FlexHeapRentFillingCache: the free memory is taken at once.
+  FlexHeapConfig old_cfg = reserve_config(0.1);
+  old_cfg.rent_filling_cache = false;
+  FlexHeapController o(old_cfg);
+  SyntheticJvm k = io_bound_while_the_cache_fills();
+  FlexHeapDecision e = k.step(o);
+  EXPECT_NEAR(300.0 * MiB, e.rent_free, 1.0 * MiB);
+  EXPECT_GE(k.committed, start + 250 * MiB);
+}
+
+TEST(FlexHeapBalanceController, FreeMemoryIsFreeWhenTheStallsAreBelowTheGoal) {
+  // The same phase stalling at 1% of the CPUs (below the 4% goal): nothing
+  // waits for the free memory, and the GC goal takes it at once.
+  FlexHeapController c(reserve_config(0.1));
+  SyntheticJvm j = io_bound_while_the_cache_fills();
+  j.io_fixed = 0.02;
+  const size_t start = j.committed;
+  FlexHeapDecision d = j.step(c);
+  EXPECT_NEAR(300.0 * MiB, d.rent_free, 1.0 * MiB);
+  EXPECT_GE(j.committed, start + 250 * MiB);
 }
 
 TEST(FlexHeapBalanceController, RentPriceMinIOIsClamped) {

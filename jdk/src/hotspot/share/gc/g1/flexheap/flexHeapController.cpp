@@ -356,8 +356,8 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   const double free_memory = (double)s.memory_limit - (double)s.non_heap - committed - cache;
   const bool price_from_all = _cfg.rent_price_min_io <= 0.0;
   const bool teaches = price_from_all || d.c_io >= _cfg.rent_price_min_io * goal_cost;
-  const bool filling = !price_from_all && s.memory_limit > 0 &&
-                       free_memory > CacheFillingFreeFraction * (double)s.memory_limit;
+  const bool cache_filling = s.memory_limit > 0 && free_memory > CacheFillingFreeFraction * (double)s.memory_limit;
+  const bool filling = !price_from_all && cache_filling;
   _eviction.add(window_gc - goal_cost, d.c_io, teaches ? read_bytes : -1.0, filling ? -1.0 : refault_bytes, cache);
   // Without refault figures every stall counts as one more cache could save (the paper's view):
   // an unknown share is 1, which recoverable() maps to 1.
@@ -465,12 +465,23 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   // and hold the heap at G1's smallest young generation, a GC every few regions.
   _rent_free_growth = -1.0;
   d.eviction_allowance = -1.0;
+  d.rent_free = -1.0;
   if (s.memory_limit > 0) {
     const double forced = least - committed;
-    _rent_free_growth = free_memory > forced ? free_memory : forced;
+    // Free memory is free only if the cache is not about to take it: while
+    // the mutators stall on reads at the GC goal or more, a cache still
+    // filling grows into it, and a heap that took it first makes those reads
+    // miss. The GC goal grew the heap 14-18 times in the first 20 s of M3 on
+    // sata, to twice g1-50's peak, before the cache filled and the refaults
+    // shrank it back: 3% slower than g1-90 and vg1 (10 GB index, 10%).
+    const bool cache_takes_free = _cfg.rent_filling_cache && cache_filling &&
+                                  d.io_rate / mut_cores >= goal;
+    const double free_for_heap = cache_takes_free ? 0.0 : free_memory;
+    _rent_free_growth = free_for_heap > forced ? free_for_heap : forced;
     if (_rent_free_growth < 0.0) {
       _rent_free_growth = 0.0;
     }
+    d.rent_free = _rent_free_growth;
     d.eviction_allowance = _eviction.allowance();
     // Without a stall source no interval teaches the price and the rent is
     // unlimited: the GC goal alone grew the heap through a cache the next

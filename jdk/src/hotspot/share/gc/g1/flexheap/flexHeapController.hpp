@@ -58,6 +58,9 @@ struct FlexHeapConfig {
                                 // page-cache price only if its I/O cost reached this fraction of the GC
                                 // goal; 0: every interval that reads, refaults counted while the cache
                                 // fills (earlier builds). Clamped to 0..10
+  bool     rent_filling_cache;  // balance: FlexHeapRentFillingCache (true): while the mutators stall on I/O
+                                // at the GC goal or more and the page cache is still filling, growth into
+                                // free memory pays the rent too; false: free memory is free (earlier builds)
 };
 
 struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i
@@ -132,6 +135,9 @@ struct FlexHeapDecision {
   double eviction_allowance;                         // bytes a grow may take from the page cache, paid by
                                                      // the GC cost above the goal (flexHeapEvictionCredit.hpp);
                                                      // < 0: unlimited (no price known, or no memory limit)
+  double rent_free;                                  // bytes a grow may take without rent: free memory (unless
+                                                     // the cache is filling it, FlexHeapRentFillingCache) or
+                                                     // growth the least heap forces; < 0: no memory limit
   bool phase_shift;                                  // this interval restarted the cost window
                                                      // (FlexHeapBalanceWindow::add())
   bool live_set_fell;                                // balance: this pause found most of the live data

@@ -61,6 +61,7 @@ FlexHeapConfig G1FlexHeap::config() {
   cfg.negligible_percent = FlexHeapNegligibleCostPercent;
   cfg.cache_reserve = (double)FlexHeapCacheReservePercent / 100.0;
   cfg.rent_price_min_io = (double)FlexHeapRentPriceMinIOPercent / 100.0;
+  cfg.rent_filling_cache = FlexHeapRentFillingCache;
   return cfg;
 }
 
@@ -406,12 +407,13 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   }
   log_info(gc, flexheap)("GC(%u) decision state=%s action=%s bytes=%zu reason=%s C_gc=%.6f C_io=%.6f "
                          "C_tot_avg=%.6f committed=%zu S_io=%zu pause=%s policy=%s gc_rate=%.6f "
-                         "io_rate=%.6f refault=%.4f target=%zu used_after=%zu ceiling=%zu evict_allowance=%.0f",
+                         "io_rate=%.6f refault=%.4f target=%zu used_after=%zu ceiling=%zu evict_allowance=%.0f "
+                         "rent_free=%.0f",
                          GCId::current_or_undefined(), FlexHeapController::state_name(d.state),
                          FlexHeapController::action_name(applied_action),
                          applied, reason, d.c_gc, d.c_io, d.avg_tot, _g1h->capacity(), s.page_cache,
                          kind_name(kind), policy, d.gc_rate, d.io_rate, d.refault_fraction, d.target,
-                         s.used_after, d.ceiling, d.eviction_allowance);
+                         s.used_after, d.ceiling, d.eviction_allowance, d.rent_free);
   if (event.should_commit()) {
     event.set_gcId(GCId::current_or_undefined());
     event.set_pause(kind_name(kind));
