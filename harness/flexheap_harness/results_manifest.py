@@ -33,6 +33,8 @@ exact command that produced it.
     policy = "flexheap"                      # whose time the table compares
     builds = ["4b75ff4"]                     # the builds a labelled entry's policy must have run on
     text = "..."
+    previous_builds = ["2fa8164"]            # optional: the previous default's; its rows form a second table
+    previous_text = "..."
 
     [[entry]]                                # one result; appended by `report --add`
     section = "comparisons"                  # one of SECTIONS
@@ -112,7 +114,7 @@ SECTION_IDS = tuple(s.id for s in SECTIONS)
 SECTION_KEYS = {"text", "mismatch"}
 ENTRY_KEYS = {"section", "title", "command", "data", "plots", "notes", "date", "jdk", "label"}
 TOP_KEYS = {"output", "sections", "entry", "summary"}
-SUMMARY_KEYS = {"policy", "builds", "text"}
+SUMMARY_KEYS = {"policy", "builds", "text", "previous_builds", "previous_text"}
 
 # What --add copies: the small summaries and the plots, nothing from runs/ (gc logs, samples).
 RESULT_JSONS = ("comparison.json", "oracle.json")
@@ -241,7 +243,12 @@ def _summary(path: Path, raw: Any) -> Summary:
             or not all(isinstance(b, str) and HASH.fullmatch(b) for b in builds)):
         raise ManifestError(f"{where}: builds must be a non-empty list of commit hashes (7-40 hex digits), "
                             f"not {builds!r}")
-    return Summary(policy.strip(), tuple(builds), str(raw.get("text") or ""))
+    previous = raw.get("previous_builds", [])
+    if not isinstance(previous, list) or not all(isinstance(b, str) and HASH.fullmatch(b) for b in previous):
+        raise ManifestError(f"{where}: previous_builds must be a list of commit hashes (7-40 hex digits), "
+                            f"not {previous!r}")
+    return Summary(policy.strip(), tuple(builds), str(raw.get("text") or ""), tuple(previous),
+                   str(raw.get("previous_text") or ""))
 
 
 def _no_unknown(table: Any, allowed: set[str], where: str) -> None:

@@ -58,6 +58,21 @@ class Summary:
     policy: str
     builds: tuple[str, ...]
     text: str = ""
+    # The previous default's builds: their labelled entries form a second table, kept until the
+    # settings they measured are re-run on `builds` (never mixed into the first).
+    previous_builds: tuple[str, ...] = ()
+    previous_text: str = ""
+
+
+def _on(build: str | None, builds: tuple[str, ...]) -> bool:
+    hashes = build if build and HASH.fullmatch(build) else None
+    return bool(hashes) and any(hashes.startswith(b) or b.startswith(hashes) for b in builds)
+
+
+def is_previous(data: dict[str, Any], summary: Summary) -> bool:
+    """True when summary.policy ran on one of the previous default's builds, not on the current one."""
+    build = build_of(data, summary.policy)
+    return not _on(build, summary.builds) and _on(build, summary.previous_builds)
 
 
 def times_by_rep(data: dict[str, Any], policy: str) -> dict[int, float] | None:
@@ -85,11 +100,10 @@ def check_row(data: dict[str, Any], summary: Summary, where: str) -> None:
     if not isinstance(data, dict) or summary.policy not in (data.get("policies") or []):
         raise SummaryError(f"{where}: has a label but no {summary.policy} runs, so it cannot be a summary row")
     build = build_of(data, summary.policy)
-    hashes = build if build and HASH.fullmatch(build) else None
-    if not hashes or not any(hashes.startswith(b) or b.startswith(hashes) for b in summary.builds):
+    if not _on(build, summary.builds + summary.previous_builds):
         raise SummaryError(f"{where}: has a label but {summary.policy} ran on {build or 'an unnamed build'}, "
-                           f"not on the summary's builds ({', '.join(summary.builds)}); drop the label or "
-                           "re-run it on the default")
+                           f"not on the summary's builds ({', '.join(summary.builds + summary.previous_builds)}); "
+                           "drop the label or re-run it on the default")
     if len(times_by_rep(data, summary.policy) or {}) < 2:
         raise SummaryError(f"{where}: has a label but fewer than 2 ok runs of {summary.policy}")
 
@@ -138,20 +152,40 @@ def row(label: str, data: dict[str, Any], policy: str) -> list[str]:
     return cells
 
 
+def _table(summary: Summary, rows: list[tuple[str, dict[str, Any]]]) -> tuple[str, int]:
+    """The rows as a table, and how many of its cells say the policy is slower."""
+    header = ["setting", f"{summary.policy} [s]", *(f"x {b}" for b in baselines(summary.policy)),
+              f"x {BEST_STATIC}", "of per-phase oracle"]
+    body = [row(label, data, summary.policy) for label, data in rows]
+    slower = sum(1 for cells in body for c in cells[2:-1] if re.search(r"\) slower\b", c))
+    return tabulate(body, headers=header, tablefmt="github", disable_numparse=True), slower
+
+
 def render(summary: Summary, rows: list[tuple[str, dict[str, Any]]]) -> list[str]:
     """The summary section's lines; rows are (label, comparison JSON) in document order."""
     out = [f"## {TITLE}", ""]
     if summary.text.strip():
         out += [summary.text.strip(), ""]
+    previous = [r for r in rows if is_previous(r[1], summary)]
+    rows = [r for r in rows if not is_previous(r[1], summary)]
     if not rows:
-        return out + [f"**Not measured yet.** Missing: entries labelled in the manifest whose {summary.policy} "
-                      f"ran on {', '.join(summary.builds)}.", ""]
-    header = ["setting", f"{summary.policy} [s]", *(f"x {b}" for b in baselines(summary.policy)),
-              f"x {BEST_STATIC}", "of per-phase oracle"]
-    body = [row(label, data, summary.policy) for label, data in rows]
-    table = tabulate(body, headers=header, tablefmt="github", disable_numparse=True)
-    slower = sum(1 for cells in body for c in cells[2:-1] if re.search(r"\) slower\b", c))
-    return out + [
+        out += [f"**Not measured yet.** Missing: entries labelled in the manifest whose {summary.policy} "
+                f"ran on {', '.join(summary.builds)}.", ""]
+    else:
+        table, slower = _table(summary, rows)
+        out += _explained(summary, table, slower)
+    if previous:
+        table, slower = _table(summary, previous)
+        out += [f"### The previous default ({', '.join(summary.previous_builds)}), not yet re-measured", ""]
+        if summary.previous_text.strip():
+            out += [summary.previous_text.strip(), ""]
+        out += ["```sh", "./flexheap harness report   # this table too", "```", "", table, "",
+                f"Read as the table above. Cells where {summary.policy} is slower: {slower}.", ""]
+    return out
+
+
+def _explained(summary: Summary, table: str, slower: int) -> list[str]:
+    return [
         "```sh",
         "./flexheap harness report   # this table, from the labelled entries below; each has its own command",
         "```", "", table, "",

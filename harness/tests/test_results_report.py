@@ -408,6 +408,22 @@ def test_a_summary_row_must_be_the_default_on_a_listed_build(docs, capsys, summa
     assert message in capsys.readouterr().err
 
 
+def test_the_previous_defaults_rows_form_their_own_table(docs, capsys):
+    # abc1234 is the previous default now: its row moves to a second table, never mixed with def5678's.
+    previous = SUMMARY.replace('builds = ["abc1234"]', 'builds = ["def5678"]\nprevious_builds = ["abc1234"]')
+    docs.write_text(docs.read_text().replace(HEADER, HEADER + previous))
+    labelled(docs, "M1 5% nvme", "M1, 5% of the index, nvme")
+    md = results_report.render(results_manifest.load(docs))
+    main = block_after(md, "## Summary: the default against every baseline")
+    assert "**Not measured yet.**" in main and "M1 5% nvme" not in main.split("### The previous default")[0]
+    old = block_after(md, "### The previous default (abc1234), not yet re-measured")
+    assert "| M1 5% nvme " in old and "x0.50 (0.50-0.50) faster" in old
+    assert results_report.uncommanded_tables(md) == []
+    docs.write_text(docs.read_text().replace('previous_builds = ["abc1234"]', 'previous_builds = ["HEAD"]'))
+    assert report(docs) == 2
+    assert "previous_builds must be a list of commit hashes" in capsys.readouterr().err
+
+
 def test_a_dirty_build_is_not_the_listed_build(docs, capsys):
     m1 = docs.parent / "data" / "m1" / "comparison.json"
     m1.write_text(m1.read_text().replace("FlexHeap abc1234", "FlexHeap abc1234-dirty"))
