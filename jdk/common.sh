@@ -39,11 +39,15 @@ die() { echo "flexheap: error: $*" >&2; exit 1; }
 
 # Why each jtreg test under WORK failed, from its .jtr (jtreg's summary names
 # the test only; CI shows the console, not the work directory).
+# Always returns 0: under set -e a passed test's .jtr (grep finds nothing)
+# must not end the report, nor the runner that calls it.
 jtreg_failures() {  # jtreg_failures WORK_DIR NEWER_THAN_FILE
   local jtr
-  find "$1" -name '*.jtr' -newer "$2" 2>/dev/null | sort | while read -r jtr; do
-    grep -m1 -E '^test result: (Failed|Error)' "$jtr" | cut -c1-600 | sed "s|^|  ${jtr#"$1"/}: |"
-  done
+  [ -d "$1" ] && [ -e "$2" ] || return 0
+  while IFS= read -r jtr; do
+    grep -m1 -E '^test result: (Failed|Error)' "$jtr" | cut -c1-600 | sed "s|^|  ${jtr#"$1"/}: |" || true
+  done < <(find "$1" -name '*.jtr' -newer "$2" 2>/dev/null | sort)
+  return 0
 }
 
 # The first Debian mirror URI configured on this machine (deb822 or one-line format).

@@ -247,6 +247,9 @@ def _summary(path: Path, raw: Any) -> Summary:
     if not isinstance(previous, list) or not all(isinstance(b, str) and HASH.fullmatch(b) for b in previous):
         raise ManifestError(f"{where}: previous_builds must be a list of commit hashes (7-40 hex digits), "
                             f"not {previous!r}")
+    both = sorted(set(builds) & set(previous))
+    if both:
+        raise ManifestError(f"{where}: {', '.join(both)} in both builds and previous_builds")
     return Summary(policy.strip(), tuple(builds), str(raw.get("text") or ""), tuple(previous),
                    str(raw.get("previous_text") or ""))
 

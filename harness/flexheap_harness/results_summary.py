@@ -179,8 +179,11 @@ def render(summary: Summary, rows: list[tuple[str, dict[str, Any]]]) -> list[str
         out += [f"### The previous default ({', '.join(summary.previous_builds)}), not yet re-measured", ""]
         if summary.previous_text.strip():
             out += [summary.previous_text.strip(), ""]
-        out += ["```sh", "./flexheap harness report   # this table too", "```", "", table, "",
-                f"Read as the table above. Cells where {summary.policy} is slower: {slower}.", ""]
+        if rows:
+            out += ["```sh", "./flexheap harness report   # this table too", "```", "", table, "",
+                    f"Read as the table above. Cells where {summary.policy} is slower: {slower}.", ""]
+        else:
+            out += _explained(summary, table, slower)
     return out
 
 

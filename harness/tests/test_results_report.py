@@ -418,10 +418,14 @@ def test_the_previous_defaults_rows_form_their_own_table(docs, capsys):
     assert "**Not measured yet.**" in main and "M1 5% nvme" not in main.split("### The previous default")[0]
     old = block_after(md, "### The previous default (abc1234), not yet re-measured")
     assert "| M1 5% nvme " in old and "x0.50 (0.50-0.50) faster" in old
+    assert "Cells where flexheap is slower: 0." in old and "Read as the table above" not in old  # no table above
     assert results_report.uncommanded_tables(md) == []
     docs.write_text(docs.read_text().replace('previous_builds = ["abc1234"]', 'previous_builds = ["HEAD"]'))
     assert report(docs) == 2
     assert "previous_builds must be a list of commit hashes" in capsys.readouterr().err
+    docs.write_text(docs.read_text().replace('previous_builds = ["HEAD"]', 'previous_builds = ["def5678"]'))
+    assert report(docs) == 2
+    assert "def5678 in both builds and previous_builds" in capsys.readouterr().err
 
 
 def test_a_dirty_build_is_not_the_listed_build(docs, capsys):

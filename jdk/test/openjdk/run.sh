@@ -122,7 +122,7 @@ totals=$(grep -m1 '^Test results:' "$work/jtreg.out" || true)
 num() { local n; n=$(sed -n "s/.*[ ;:]$1: \([0-9]*\).*/\1/p" <<<"$totals" | head -1); echo "${n:-0}"; }
 passed=$(num passed) failed=$(num failed) errors=$(num error) skipped=$(num skipped)
 grep -E '^(FAILED|Error): ' "$work/jtreg.out" | grep -v '^Error: Some tests' | sed 's/^/  /' || true
-jtreg_failures "$work/work" "$work/.started"
+[ "$rc" -eq 0 ] || jtreg_failures "$work/work" "$work/.started"
 echo "openjdk-tests config=$config subset=$subset: passed=$passed failed=$failed error=$errors skipped=$skipped in $((SECONDS - start))s"
 echo "  jtreg: $totals  [report: $work/report]"
 [ "$failed" -eq 0 ] && [ "$errors" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -32,7 +32,7 @@ static const size_t MiB = 1024 * 1024;
 // history 1, per-interval averages: avg_gc/avg_io are exactly the sample's
 // C_gc/C_io, so each test controls the predicates directly.
 static FlexHeapConfig config(unsigned history = 1, bool as_rate = false) {
-  FlexHeapConfig c;
+  FlexHeapConfig c = FlexHeapConfig();  // every field not set below is 0 or false
   c.policy = FlexHeapPolicyKind::Paper;  // these tests pin the paper's Fig. 4 controller
   c.gc_time_ratio = 24.0;
   c.history_length = history;
