@@ -166,8 +166,11 @@ def render(summary: Summary, rows: list[tuple[str, dict[str, Any]]]) -> list[str
     out = [f"## {TITLE}", ""]
     if summary.text.strip():
         out += [summary.text.strip(), ""]
-    previous = [r for r in rows if is_previous(r[1], summary)]
-    rows = [r for r in rows if not is_previous(r[1], summary)]
+    current: list[tuple[str, dict[str, Any]]] = []
+    previous: list[tuple[str, dict[str, Any]]] = []
+    for r in rows:
+        (previous if is_previous(r[1], summary) else current).append(r)
+    rows = current
     if not rows:
         out += [f"**Not measured yet.** Missing: entries labelled in the manifest whose {summary.policy} "
                 f"ran on {', '.join(summary.builds)}.", ""]
