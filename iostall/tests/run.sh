@@ -63,6 +63,13 @@ DA=/proc/sys/kernel/task_delayacct
 da_orig=$(cat $DA 2>/dev/null || echo "")
 trap '[ -n "$da_orig" ] && echo "$da_orig" > $DA' EXIT
 
+# On a fresh machine this suite may run before anything else has installed
+# clang, libbpf and bpftool: install what is missing (a no-op when present).
+if ! bash "$HERE/deps.sh"; then
+	echo "FAIL deps: iostall's build dependencies could not be installed"
+	echo "iostall: 0 passed, 1 failed, 0 skipped"
+	exit 1
+fi
 if ! nice make -s -j1 -C "$HERE" OUT="$OUT" all >/tmp/iostall-build.$$ 2>&1; then
 	cat /tmp/iostall-build.$$
 	rm -f /tmp/iostall-build.$$

@@ -1013,6 +1013,7 @@ TEST(FlexHeapBalanceController, PhaseChangeHandsBackTheSurplusInFewDecisions) {
   j.step(c, 2.0);
   j.step(c, 2.0);
   size_t floor = j.used_after + 8 * MiB;
+  ASSERT_GE(j.committed, floor);   // unsigned: the difference below must not wrap
   EXPECT_LE(j.committed - floor, (peak - floor) / 2) << "committed " << j.committed / MiB << " MiB";
 }
 
@@ -1027,6 +1028,7 @@ TEST(FlexHeapBalanceController, PhaseShiftHandsBackTheSurplusAtTheFirstIoDecisio
   FlexHeapDecision d = j.step(c, 0.75);
   EXPECT_TRUE(d.phase_shift);
   size_t floor = j.used_after + 8 * MiB;
+  ASSERT_GE(j.committed, floor);   // unsigned: the difference below must not wrap
   EXPECT_LE(j.committed - floor, (peak - floor) / 2) << "committed " << j.committed / MiB << " MiB";
   EXPECT_FALSE(j.step(c, 0.75).phase_shift);   // the same phase goes on
 }
@@ -1244,6 +1246,7 @@ TEST(FlexHeapBalanceController, TheEdenTargetDoesNotRatchetTheHeapPastTheRent) {
     const size_t before = j.committed;
     FlexHeapDecision d = j.step(c);
     EXPECT_STREQ("cacheRent,grow", d.reason);
+    ASSERT_GE(j.committed, before);   // growth: the difference must not wrap
     EXPECT_LE(j.committed - before, d.eviction_allowance + 1.0 * MiB);   // a region's rounding at most
   }
 }
@@ -1265,6 +1268,7 @@ TEST(FlexHeapBalanceController, AFullCachesFirstReadsWithoutRefaultsDoNotMakeItF
     const size_t before = j.committed;
     FlexHeapDecision d = j.step(c);
     EXPECT_GE(d.eviction_allowance, 0.0);
+    ASSERT_GE(j.committed, before);   // growth: the difference must not wrap
     EXPECT_LE(j.committed - before, d.eviction_allowance + 1.0 * MiB);
   }
 }
@@ -1410,6 +1414,7 @@ TEST(FlexHeapBalanceController, WhileTheCacheFillsAnIoBoundPhaseRentsFreeMemory)
     FlexHeapDecision d = j.step(c);
     EXPECT_DOUBLE_EQ(0.0, d.rent_free);
     EXPECT_GE(d.eviction_allowance, 0.0);
+    ASSERT_GE(j.committed, before);   // growth: the difference must not wrap
     EXPECT_LE(j.committed - before, d.eviction_allowance + 1.0 * MiB);   // a region's rounding at most
   }
   EXPECT_LT(j.committed, start + 30 * MiB);

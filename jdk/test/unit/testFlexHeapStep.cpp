@@ -133,6 +133,7 @@ TEST(FlexHeapShrink, MinCapacityFloor) {
   size_t min = 90 * MiB + MiB / 2;
   size_t bytes = flexheap_shrink_bytes(100 * MiB, min, MiB, 50, 10, 1.0, 0);
   EXPECT_EQ(9 * MiB, bytes);
+  ASSERT_LE(bytes, 100 * MiB);
   EXPECT_GE(100 * MiB - bytes, min);
   // at or below -Xms
   EXPECT_EQ(0u, flexheap_shrink_bytes(100 * MiB, 100 * MiB, MiB, 50, 10, 1.0, 0));
