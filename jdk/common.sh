@@ -50,6 +50,21 @@ jtreg_failures() {  # jtreg_failures WORK_DIR NEWER_THAN_FILE
   return 0
 }
 
+# jtreg on JDK, one test at a time in an agent VM, work and report under DIR;
+# on failure, why each test failed. Returns jtreg's exit code.
+run_jtreg_suite() {  # run_jtreg_suite JDK DIR TIMEOUT_FACTOR TEST...
+  local jdk=$1 dir=$2 factor=$3 jar rc=0
+  shift 3
+  [ -x "$jdk/bin/java" ] || die "no FlexHeap JDK at $jdk (run jdk/build.sh)"
+  jar=$("$FLEXHEAP_ROOT/jdk/fetch-jtreg.sh")
+  mkdir -p "$dir"; rm -rf "$dir/report"
+  touch "$dir/.started"
+  "$jdk/bin/java" -jar "$jar" -jdk:"$jdk" -conc:1 -agentvm -verbose:summary -timeoutFactor:"$factor" \
+    -w:"$dir/work" -r:"$dir/report" "$@" || rc=$?
+  [ $rc -eq 0 ] || jtreg_failures "$dir/work" "$dir/.started"
+  return $rc
+}
+
 # The first Debian mirror URI configured on this machine (deb822 or one-line format).
 debian_mirror() {
   local f uri

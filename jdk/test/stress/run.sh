@@ -28,14 +28,6 @@
 set -euo pipefail
 . "$(dirname "$0")/../../common.sh"
 jdk="${FLEXHEAP_JDK:-$JDK_OUT}"
-[ -x "$jdk/bin/java" ] || die "no FlexHeap JDK at $jdk (run jdk/build.sh)"
-jar=$("$FLEXHEAP_ROOT/jdk/fetch-jtreg.sh")
-work="$FLEXHEAP_ROOT/build/jtreg-stress/$(basename "$jdk")"
-mkdir -p "$work"; rm -rf "$work/report"
 args=("$@"); [ ${#args[@]} -gt 0 ] || args=("$FLEXHEAP_ROOT/jdk/test/jtreg/gc/g1/flexheapstress")
-touch "$work/.started"
-rc=0
-"$jdk/bin/java" -jar "$jar" -jdk:"$jdk" -conc:1 -agentvm -verbose:summary -timeoutFactor:"${FLEXHEAP_JTREG_TIMEOUT_FACTOR:-2}" \
-  -w:"$work/work" -r:"$work/report" "${args[@]}" || rc=$?
-[ $rc -eq 0 ] || jtreg_failures "$work/work" "$work/.started"
-exit $rc
+run_jtreg_suite "$jdk" "$FLEXHEAP_ROOT/build/jtreg-stress/$(basename "$jdk")" \
+  "${FLEXHEAP_JTREG_TIMEOUT_FACTOR:-2}" "${args[@]}"
