@@ -246,6 +246,7 @@ struct SyntheticJvm {
   size_t memory_limit;  // 0: unknown
   size_t non_heap;
   double read_bytes;    // per interval; below FlexHeapEvictionCredit::MinReadBytes it teaches no price
+  bool   cache_signals;  // read and refault figures known
 
   size_t headroom() const { return committed - used_after; }
   // The heap was empty before the first pause: its GC cost came from all of it.
@@ -273,7 +274,7 @@ struct SyntheticJvm {
     s.eden_target_regions = eden_regions;
     s.min_eden_regions = min_eden_regions;
     s.page_cache = cache();
-    s.cache_signals = true;
+    s.cache_signals = cache_signals;
     s.read_bytes = read_bytes;
     s.refault_bytes = read_bytes * refault_share_of_read;
     s.memory_limit = memory_limit;
@@ -318,6 +319,7 @@ static SyntheticJvm jvm(double gc_share_at_start, double io_share_at_start, doub
   j.memory_limit = 0;
   j.non_heap = 0;
   j.read_bytes = 1000.0;
+  j.cache_signals = true;
   j.a = gc_share_at_start * 2.0 * 200.0 * MiB;
   j.b = io_share_at_start * 2.0 * 800.0 * MiB;
   j.io_fixed = 0.0;
@@ -1438,6 +1440,33 @@ TEST(FlexHeapBalanceController, FreeMemoryIsFreeWhenTheStallsAreBelowTheGoal) {
   FlexHeapDecision d = j.step(c);
   EXPECT_NEAR(300.0 * MiB, d.rent_free, 1.0 * MiB);
   EXPECT_GE(j.committed, start + 250 * MiB);
+}
+
+TEST(FlexHeapBalanceController, StallsWithoutReadsLeaveFreeMemoryFree) {
+  // Stalls at the goal from writes (fsync, writeback) with no reads: no cache
+  // fills the free memory, so the GC goal takes it as before the rule.
+  // The boundary: a window that read FlexHeapEvictionCredit::MinReadBytes
+  // or more rents it.
+  FlexHeapController c(reserve_config(0.1));
+  SyntheticJvm j = io_bound_while_the_cache_fills();
+  j.read_bytes = 0.0;
+  const size_t start = j.committed;
+  FlexHeapDecision d = j.step(c);
+  EXPECT_NEAR(300.0 * MiB, d.rent_free, 1.0 * MiB);
+  EXPECT_GE(j.committed, start + 250 * MiB);
+
+  FlexHeapController r(reserve_config(0.1));
+  SyntheticJvm k = io_bound_while_the_cache_fills();
+  k.read_bytes = FlexHeapEvictionCredit::MinReadBytes;
+  EXPECT_DOUBLE_EQ(0.0, k.step(r).rent_free);
+
+  // Without read figures (no memory cgroup nor /proc/vmstat) the stalls
+  // alone decide, as before.
+  FlexHeapController u(reserve_config(0.1));
+  SyntheticJvm l = io_bound_while_the_cache_fills();
+  l.read_bytes = 0.0;
+  l.cache_signals = false;
+  EXPECT_DOUBLE_EQ(0.0, l.step(u).rent_free);
 }
 
 TEST(FlexHeapBalanceController, RentPriceMinIOIsClamped) {

@@ -474,7 +474,10 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
     // miss. The GC goal grew the heap 14-18 times in the first 20 s of M3 on
     // sata, to twice g1-50's peak, before the cache filled and the refaults
     // shrank it back: 3% slower than g1-90 and vg1 (10 GB index, 10%).
-    const bool cache_takes_free = _cfg.rent_filling_cache && cache_filling &&
+    // Stalls without reads (fsync, writeback) fill no cache: where the read
+    // figures are known, the window must have read what teaches a price.
+    const bool reads_fill = !s.cache_signals || window_read >= FlexHeapEvictionCredit::MinReadBytes;
+    const bool cache_takes_free = _cfg.rent_filling_cache && cache_filling && reads_fill &&
                                   d.io_rate / mut_cores >= goal;
     const double free_for_heap = cache_takes_free ? 0.0 : free_memory;
     _rent_free_growth = free_for_heap > forced ? free_for_heap : forced;

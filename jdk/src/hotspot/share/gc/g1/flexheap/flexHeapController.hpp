@@ -58,7 +58,7 @@ struct FlexHeapConfig {
                                 // page-cache price only if its I/O cost reached this fraction of the GC
                                 // goal; 0: every interval that reads, refaults counted while the cache
                                 // fills (earlier builds). Clamped to 0..10
-  bool     rent_filling_cache;  // balance: FlexHeapRentFillingCache (true): while the mutators stall on I/O
+  bool     rent_filling_cache;  // balance: FlexHeapRentFillingCache (true): while the mutators read and stall
                                 // at the GC goal or more and the page cache is still filling, growth into
                                 // free memory pays the rent too; false: free memory is free (earlier builds)
 };

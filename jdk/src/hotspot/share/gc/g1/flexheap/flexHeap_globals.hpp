@@ -105,11 +105,11 @@
                                                                             \
   product(bool, FlexHeapRentFillingCache, true,                             \
           "With FlexHeapPolicy=balance, while the mutators' I/O stall "     \
-          "cost is at least the GC time goal and the page cache is still "  \
-          "filling, growth into memory that neither the heap nor the "      \
-          "cache holds yet is paid for like growth into the page cache: "   \
-          "the cache was about to take it. false: free memory is free "     \
-          "(builds before this flag)")                                      \
+          "cost is at least the GC time goal, they read from storage and "  \
+          "the page cache is still filling, growth into memory that "       \
+          "neither the heap nor the cache holds yet is paid for like "      \
+          "growth into the page cache: the cache was about to take it. "    \
+          "false: free memory is free (builds before this flag)")           \
                                                                             \
   product(double, FlexHeapMaxRAMPercentage, 90.0,                           \
           "With UseFlexHeap and no explicit maximum heap size, the "        \
