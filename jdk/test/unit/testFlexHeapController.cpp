@@ -121,8 +121,14 @@ TEST(FlexHeapController, InitialStateAndWarmup) {
   EXPECT_DOUBLE_EQ(0.0, d.scale);
   EXPECT_DOUBLE_EQ(10.0, d.avg_tot);
   EXPECT_FALSE(d.cost_down || d.grow_slack || d.io_slack || d.gc_bias);
+  // The paper's mode has no rent rule: its fields say "unlimited" (-1), not 0.
+  EXPECT_DOUBLE_EQ(-1.0, d.eviction_allowance);
+  EXPECT_DOUBLE_EQ(-1.0, d.rent_free);
   // only the first decision is warmup
-  EXPECT_STRNE("warmup", c.decide(sample(5.0, 5.0)).reason);
+  FlexHeapDecision e = c.decide(sample(5.0, 5.0));
+  EXPECT_STRNE("warmup", e.reason);
+  EXPECT_DOUBLE_EQ(-1.0, e.eviction_allowance);
+  EXPECT_DOUBLE_EQ(-1.0, e.rent_free);
 }
 
 // The 8 transitions of Fig. 4 ------------------------------------------------

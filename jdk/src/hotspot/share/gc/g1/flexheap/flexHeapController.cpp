@@ -138,6 +138,10 @@ FlexHeapController::FlexHeapController(const FlexHeapConfig& cfg) :
 
 FlexHeapDecision FlexHeapController::decide(const FlexHeapSample& s) {
   FlexHeapDecision d = FlexHeapDecision();
+  // No rent rule until the balance policy applies one: the paper's mode
+  // logs -1 (unlimited), not 0, which would read as "no growth allowed".
+  d.eviction_allowance = -1.0;
+  d.rent_free = -1.0;
   d.c_stw  = FlexHeapCostModel::stw_cost(s.t_stw, s.cores, s.mutators);
   d.c_conc = FlexHeapCostModel::conc_cost(s.conc_cpu, s.conc_threads, s.cores, s.mutators, s.t_mut);
   d.c_gc   = FlexHeapCostModel::gc_cost(d.c_stw, d.c_conc);
