@@ -467,9 +467,7 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   // cache whatever the rent says, so that growth is not charged and the rent
   // buys headroom above it. Charging it would spend the rent on the live set
   // and hold the heap at G1's smallest young generation, a GC every few regions.
-  _rent_free_growth = -1.0;
-  d.eviction_allowance = -1.0;
-  d.rent_free = -1.0;
+  _rent_free_growth = -1.0;   // d's rent fields start at -1 in decide()
   if (s.memory_limit > 0) {
     const double forced = least - committed;
     // Free memory is free only if the cache is not about to take it: while
