@@ -200,7 +200,8 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Regenerates docs/results.md from the manifest and the result JSONs it names "
                                     "(copied under docs/results/data/): every table with the exact command that "
                                     "produced it; a section without a result says 'Not measured yet' and what is "
-                                    "missing.",
+                                    "missing. Results that a later entry of the same setting measured again go to "
+                                    "the manifest's history file (docs/results-history.md).",
                         epilog="examples:\n"
                                "  flexheap-bench report                      # regenerate docs/results.md\n"
                                "  flexheap-bench report --check              # exit 1 if it is stale or hand-edited\n"
@@ -548,13 +549,18 @@ def cmd_report(args: argparse.Namespace) -> int:
         for p in problems:
             print(f"report --check: FAILED: {p}", file=sys.stderr)
         if not problems:
-            print(f"report --check: {output} is what {manifest_path} regenerates; every table has its command")
+            also = f" (and {manifest.history})" if manifest.history is not None else ""
+            print(f"report --check: {output}{also} is what {manifest_path} regenerates; every table has its command")
         return 1 if problems else 0
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(results_report.render(manifest, output))
     measured = sum(1 for s in results_manifest.SECTIONS if manifest.in_section(s.id))
-    print(f"written: {output} ({len(manifest.entries)} result(s); {measured} of {len(results_manifest.SECTIONS)} "
+    current, superseded = results_report.split(manifest)
+    print(f"written: {output} ({len(current)} result(s); {measured} of {len(results_manifest.SECTIONS)} "
           "sections with results)")
+    if manifest.history is not None:
+        manifest.history.write_text(results_report.render_history(manifest))
+        print(f"written: {manifest.history} ({len(superseded)} superseded result(s))")
     return 0
 
 

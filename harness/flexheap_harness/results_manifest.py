@@ -24,6 +24,7 @@
 exact command that produced it.
 
     output = "../results.md"                 # the document, relative to the manifest
+    history = "../results-history.md"        # optional: where superseded entries go (results_report)
 
     [sections.paper]                         # free text per section (optional)
     text = "..."
@@ -113,7 +114,7 @@ SECTIONS: tuple[Section, ...] = (
 SECTION_IDS = tuple(s.id for s in SECTIONS)
 SECTION_KEYS = {"text", "mismatch"}
 ENTRY_KEYS = {"section", "title", "command", "data", "plots", "notes", "date", "jdk", "label"}
-TOP_KEYS = {"output", "sections", "entry", "summary"}
+TOP_KEYS = {"output", "history", "sections", "entry", "summary"}
 SUMMARY_KEYS = {"policy", "builds", "text", "previous_builds", "previous_text"}
 
 # What --add copies: the small summaries and the plots, nothing from runs/ (gc logs, samples).
@@ -141,6 +142,8 @@ class Manifest:
     texts: dict[str, dict[str, str]]
     entries: list[Entry]
     summary: Summary | None = None
+    # Entries a later entry of the same setting superseded are rendered here, when set.
+    history: Path | None = None
 
     @property
     def root(self) -> Path:
@@ -229,8 +232,15 @@ def load(path: Path) -> Manifest:
         texts[sid] = {k: str(v) for k, v in body.items()}
     summary = _summary(path, raw["summary"]) if "summary" in raw else None
     entries = [_entry(path, i, e, summary) for i, e in enumerate(raw.get("entry") or [], 1)]
-    return Manifest(path, Path(os.path.normpath(path.parent / raw.get("output", "results.md"))), texts, entries,
-                    summary)
+    output = Path(os.path.normpath(path.parent / raw.get("output", "results.md")))
+    history = raw.get("history")
+    if history is not None:
+        if not isinstance(history, str) or not history.strip():
+            raise ManifestError(f"{path}: history must be a file name (where superseded entries go)")
+        history = Path(os.path.normpath(path.parent / history))
+        if history == output:
+            raise ManifestError(f"{path}: history and output are the same file ({output})")
+    return Manifest(path, output, texts, entries, summary, history)
 
 
 def _summary(path: Path, raw: Any) -> Summary:

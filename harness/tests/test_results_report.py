@@ -468,3 +468,63 @@ def test_add_with_a_label_makes_a_summary_row(docs, run_folder):
     assert results_manifest.load(docs).entries[-1].label == "added"
     assert "added" in summary_rows((docs.parent.parent / "results.md").read_text())
     assert report(docs, "--label", "x") == 2  # --label without --add is a usage error
+
+
+def measured(docs: Path, name: str, workload: str, budget: int, device: str = "nvme") -> str:
+    """A copy of the M1 comparison whose runs record workload, budget and device; returns its data path."""
+    data = json.loads((DATA / "compare-m1.json").read_text())
+    for r in data["runs"]:
+        r.update(workload=workload, budget=budget, device=device)
+    (docs.parent / "data" / name).mkdir()
+    (docs.parent / "data" / name / "comparison.json").write_text(json.dumps(data))
+    return f"data/{name}/comparison.json"
+
+
+def test_a_later_result_of_the_same_setting_moves_the_earlier_one_to_the_history(docs, capsys):
+    gib = 1 << 30
+    docs.write_text(HEADER.replace('output = "../results.md"\n',
+                                   'output = "../results.md"\nhistory = "../results-history.md"\n')
+                    + SUMMARY
+                    + entry("comparisons", "old M1", measured(docs, "a", "M1", gib), COMPARE_CMD)
+                    + entry("comparisons", "labelled old M1", measured(docs, "b", "M1", gib), COMPARE_CMD)
+                    + entry("comparisons", "M1 on sata", measured(docs, "c", "M1", gib, "sata"), COMPARE_CMD)
+                    + entry("comparisons", "M2", measured(docs, "d", "M2", gib), COMPARE_CMD)
+                    # 2% more budget (a rebuilt index) is the same setting; 10% less is another
+                    + entry("comparisons", "new M1", measured(docs, "e", "M1", int(gib * 1.02)), COMPARE_CMD)
+                    + entry("comparisons", "M1 at 0.9", measured(docs, "f", "M1", int(gib * 0.9)), COMPARE_CMD)
+                    + entry("characterization", "Query classes", "data/char.json", CHAR_CMD))
+    labelled(docs, "M1 row", "labelled old M1")
+    m = results_manifest.load(docs)
+    current, superseded = results_report.split(m)
+    assert [e.title for e in superseded] == ["old M1"]
+    assert [e.title for e in current] == ["labelled old M1", "M1 on sata", "M2", "new M1", "M1 at 0.9",
+                                          "Query classes"]
+    assert report(docs) == 0
+    md = (docs.parent.parent / "results.md").read_text()
+    history = (docs.parent.parent / "results-history.md").read_text()
+    assert "### old M1" not in md and "### new M1" in md and "### labelled old M1" in md
+    assert "1 earlier result of settings measured again below is in" in md and "](results-history.md)" in md
+    assert "### old M1" in history and "### new M1" not in history
+    assert f"```sh\n{COMPARE_CMD}\n```" in block_after(history, "### old M1")
+    assert "](results/data/a/comparison.json)" in history  # links relative to the history file
+    assert results_report.uncommanded_tables(history) == []
+    assert report(docs, "--check") == 0
+    (docs.parent.parent / "results-history.md").write_text(history.replace("old M1", "M1 old"))
+    assert report(docs, "--check") == 1
+    assert "results-history.md is not what" in capsys.readouterr().err
+
+
+def test_without_a_history_file_every_entry_stays_in_the_document(docs):
+    docs.write_text(HEADER + entry("comparisons", "old M1", measured(docs, "a", "M1", 1 << 30), COMPARE_CMD)
+                    + entry("comparisons", "new M1", measured(docs, "b", "M1", 1 << 30), COMPARE_CMD))
+    m = results_manifest.load(docs)
+    assert results_report.split(m) == (m.entries, [])
+    md = results_report.render(m)
+    assert "### old M1" in md and "### new M1" in md and "results-history" not in md
+
+
+def test_history_must_be_another_file(docs, capsys):
+    docs.write_text(docs.read_text().replace('output = "../results.md"\n',
+                                             'output = "../results.md"\nhistory = "../results.md"\n'))
+    assert report(docs) == 2
+    assert "history and output are the same file" in capsys.readouterr().err
