@@ -221,6 +221,7 @@ static FlexHeapConfig balance_config() {
   c.negligible_percent = 10;
   c.rent_price_min_io = 1.0;   // FlexHeapRentPriceMinIOPercent's default
   c.rent_filling_cache = true; // FlexHeapRentFillingCache's default
+  c.rent_credit_drains = true; // FlexHeapRentCreditDrains's default
   return c;
 }
 

@@ -64,6 +64,30 @@ TEST(FlexHeapEvictionCredit, RefaultShareScalesThePriceAndSaturates) {
   EXPECT_DOUBLE_EQ(2.0 / (10.0 * MiB), all.price_per_byte());
 }
 
+TEST(FlexHeapEvictionCredit, GcBelowTheGoalTakesBackRent) {
+  // Intervals between pauses: spikes above the goal where a pause follows
+  // soon after the last, longer stretches below it. Net of those, the GC
+  // cost never exceeded its goal, so no rent is left to pay for growth.
+  FlexHeapEvictionCredit e(0.1);
+  e.add(0.0, 1.0, 10.0 * MiB, -1.0);     // 0.1 CPU-s per MiB
+  e.add(0.3, 0.0, 0.0, -1.0);
+  e.add(-0.2, 0.0, 0.0, -1.0);
+  EXPECT_NEAR(0.1, e.credit(), 1e-12);
+  e.add(-0.5, 0.0, 0.0, -1.0);            // never below none
+  EXPECT_DOUBLE_EQ(0.0, e.credit());
+  e.add(0.3, 0.0, 0.0, -1.0);             // a spike after a long quiet stretch rents again
+  EXPECT_NEAR(3.0 * MiB, e.allowance(), 1e-6);
+  e.add(NAN, 0.0, 0.0, -1.0);             // an unknown cost changes nothing
+  EXPECT_NEAR(0.3, e.credit(), 1e-12);
+  // Builds before FlexHeapRentCreditDrains: only the spikes count.
+  FlexHeapEvictionCredit spikes(0.1, false);
+  spikes.add(0.3, 0.0, 0.0, -1.0);
+  spikes.add(-0.2, 0.0, 0.0, -1.0);
+  spikes.add(-0.5, 0.0, 0.0, -1.0);
+  spikes.add(0.3, 0.0, 0.0, -1.0);
+  EXPECT_DOUBLE_EQ(0.6, spikes.credit());
+}
+
 TEST(FlexHeapEvictionCredit, RentBuysBytesAndSpendingUsesItUp) {
   FlexHeapEvictionCredit e(0.1);
   e.add(0.0, 1.0, 10.0 * MiB, -1.0);     // 0.1 CPU-s per MiB

@@ -90,7 +90,8 @@ public class TestFlexHeapConfigurations {
         if (!flag(balance, "FlexHeapPolicy").equals("balance") || !flag(balance, "FlexHeapCostAsRate").equals("true")
             || !flag(balance, "FlexHeapGCTimeRatio").equals("24")
             || !flag(balance, "FlexHeapRentPriceMinIOPercent").equals("100")
-            || !flag(balance, "FlexHeapRentFillingCache").equals("true")) {
+            || !flag(balance, "FlexHeapRentFillingCache").equals("true")
+            || !flag(balance, "FlexHeapRentCreditDrains").equals("true")) {
             throw new RuntimeException("balance defaults wrong");
         }
         String paper = FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapPolicy=paper",

@@ -121,7 +121,7 @@ FlexHeapController::FlexHeapController(const FlexHeapConfig& cfg) :
   _wall_since_step(0.0),
   _too_small_headroom(0.0),
   _too_small_age(0.0),
-  _eviction(RefaultSaturation),
+  _eviction(RefaultSaturation, _cfg.rent_credit_drains),   // _cfg is initialized first
   _rent_free_growth(-1.0),
   _has_applied(false),
   // Start in WaitGrow with no grow recorded, so growUsed holds: as if the

@@ -61,6 +61,9 @@ struct FlexHeapConfig {
   bool     rent_filling_cache;  // balance: FlexHeapRentFillingCache (true): while the mutators read and stall
                                 // at the GC goal or more and the page cache is still filling, growth into
                                 // free memory pays the rent too; false: free memory is free (earlier builds)
+  bool     rent_credit_drains;  // balance: FlexHeapRentCreditDrains (true): the rent is the GC cost above
+                                // the goal net of the intervals below it; false: only intervals above
+                                // the goal count (earlier builds)
 };
 
 struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i

@@ -33,13 +33,17 @@ static double non_negative(double v) {
   return v > 0.0 ? v : 0.0;  // NaN too
 }
 
-FlexHeapEvictionCredit::FlexHeapEvictionCredit(double saturation) :
+FlexHeapEvictionCredit::FlexHeapEvictionCredit(double saturation, bool drains) :
   _credit(0.0), _io(0.0), _read(0.0), _refault(0.0), _known_read(0.0), _known_total(0.0), _evidence(0.0),
-  _saturation(saturation) {}
+  _saturation(saturation), _drains(drains) {}
 
 void FlexHeapEvictionCredit::add(double gc_excess, double c_io, double read_bytes, double refault_bytes,
                                  double cache) {
-  _credit += non_negative(gc_excess);
+  if (_drains && gc_excess < 0.0) {
+    _credit = non_negative(_credit + gc_excess);
+  } else {
+    _credit += non_negative(gc_excess);
+  }
   _evidence = KnownReadCacheFraction * non_negative(cache);
   if (!(read_bytes >= MinReadBytes)) {
     return;

@@ -60,11 +60,21 @@
 // one interval's share of 0 made the price 0 and the heap grew without limit
 // (demo, M500k: 390 to 1010 MB in 0.4 s, the cache 806 to 86 MB, before any
 // refault showed).
+//
+// The rent is the GC cost above the goal net of the intervals below it
+// (`drains`, FlexHeapRentCreditDrains): an interval is the time between two
+// pauses, so one that a pause ends soon after the last is far above the goal
+// even where the GC cost over seconds is well below it. Counting only those
+// spikes paid the rent in an I/O-bound mix whose GC ran at about a third of
+// its goal (M3, sata, 10 GB index at 10%): the heap grew to ~1.8x g1-50's
+// peak, refaulted 2.4x its pages, and the mix ran 4% slower.
 class FlexHeapEvictionCredit {
  public:
   // `saturation`: the refault share that counts as all reads recoverable
-  // (FlexHeapBalanceWindow::recoverable); <= 0 counts every read.
-  explicit FlexHeapEvictionCredit(double saturation);
+  // (FlexHeapBalanceWindow::recoverable); <= 0 counts every read. `drains`:
+  // GC cost below the goal takes back rent (false: it adds nothing, builds
+  // before FlexHeapRentCreditDrains).
+  explicit FlexHeapEvictionCredit(double saturation, bool drains = true);
 
   // An interval teaches the price only if it read at least this much (bytes).
   static const double MinReadBytes;
@@ -75,7 +85,8 @@ class FlexHeapEvictionCredit {
   // refault share counts.
   static const double KnownReadCacheFraction;
 
-  // One interval: GC cost above the goal (CPU s; <= 0 adds nothing), its I/O
+  // One interval: GC cost above the goal (CPU s; < 0 takes back rent down to
+  // none if `drains`, else adds nothing; NaN adds nothing), its I/O
   // cost (CPU s), bytes read and refaulted (< 0: unknown), and the page cache
   // at its end (bytes; 0: any known read is evidence enough).
   void add(double gc_excess, double c_io, double read_bytes, double refault_bytes, double cache = 0.0);
@@ -99,6 +110,7 @@ class FlexHeapEvictionCredit {
   double _known_total;  // bytes those intervals read since the last one that did not know, not decayed
   double _evidence;     // _known_total below this: the refault share is too young to count
   const double _saturation;
+  const bool _drains;
 };
 
 #endif // SHARE_GC_G1_FLEXHEAP_FLEXHEAPEVICTIONCREDIT_HPP

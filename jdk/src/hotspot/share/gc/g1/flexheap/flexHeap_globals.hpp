@@ -111,6 +111,12 @@
           "growth into the page cache: the cache was about to take it. "    \
           "false: free memory is free (builds before this flag)")           \
                                                                             \
+  product(bool, FlexHeapRentCreditDrains, true,                             \
+          "With FlexHeapPolicy=balance, the GC cost that pays for growth "  \
+          "into the page cache is the cost above the GC time goal net of "  \
+          "the intervals between pauses that stayed below it. false: only " \
+          "intervals above the goal count (builds before this flag)")       \
+                                                                            \
   product(double, FlexHeapMaxRAMPercentage, 90.0,                           \
           "With UseFlexHeap and no explicit maximum heap size, the "        \
           "maximum heap as a percentage of the (container) memory "         \

@@ -62,6 +62,7 @@ FlexHeapConfig G1FlexHeap::config() {
   cfg.cache_reserve = (double)FlexHeapCacheReservePercent / 100.0;
   cfg.rent_price_min_io = (double)FlexHeapRentPriceMinIOPercent / 100.0;
   cfg.rent_filling_cache = FlexHeapRentFillingCache;
+  cfg.rent_credit_drains = FlexHeapRentCreditDrains;
   return cfg;
 }
 
