@@ -84,6 +84,10 @@ conf_args=(--with-boot-jdk="$boot" --enable-headless-only --with-debug-level="$l
 conf_key=$(printf '%s\n' "$src" "${conf_args[@]}" | sha256sum | cut -c1-16)
 mkdir -p "$builddir"
 if [ "$(cat "$builddir/.flexheap-configured" 2>/dev/null)" != "$conf_key" ]; then
+  # A new configuration starts from an empty dir: make compiles every file
+  # under gensrc, and the C2 sources a build with compiler2 generated there
+  # (ad_x86*.cpp) fail to compile without it. ccache keeps unchanged objects.
+  rm -rf "$builddir"; mkdir -p "$builddir"
   log "configuring OpenJDK ($mode) in $builddir"
   (cd "$builddir" && bash "$src/configure" "${conf_args[@]}" > configure.log 2>&1) \
     || { tail -30 "$builddir/configure.log" >&2; die "configure failed (log: $builddir/configure.log)"; }
