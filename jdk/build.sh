@@ -72,13 +72,9 @@ else
   version="$JDK_VERSION"; builddir="$BUILD_DIR-full"
 fi
 [ "$level" = release ] || builddir="$builddir-$level"
-features=-zgc,-shenandoahgc,-epsilongc,-jvmci
-# A debug JVM is built to run G1's and FlexHeap's asserts under our tests, which need no C2 (C1
-# compiles): C2 is about a quarter of HotSpot's objects, and of a cold debug build's time.
-[ "$level" = release ] || features="$features,-compiler2"
 conf_args=(--with-boot-jdk="$boot" --enable-headless-only --with-debug-level="$level"
   --with-native-debug-symbols=none --enable-ccache --disable-warnings-as-errors
-  --with-jvm-variants=server --with-jvm-features="$features"
+  --with-jvm-variants=server --with-jvm-features=-zgc,-shenandoahgc,-epsilongc,-jvmci
   --with-version-string="$version" --with-vendor-name=FlexHeap
   --with-jobs="${FLEXHEAP_JOBS:-$(nproc)}")
 conf_key=$(printf '%s\n' "$src" "${conf_args[@]}" | sha256sum | cut -c1-16)
