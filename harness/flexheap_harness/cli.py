@@ -553,13 +553,14 @@ def cmd_report(args: argparse.Namespace) -> int:
             print(f"report --check: {output}{also} is what {manifest_path} regenerates; every table has its command")
         return 1 if problems else 0
     output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(results_report.render(manifest, output))
+    parts = results_report.split(manifest)
+    current, superseded = parts
+    output.write_text(results_report.render(manifest, output, parts))
     measured = sum(1 for s in results_manifest.SECTIONS if manifest.in_section(s.id))
-    current, superseded = results_report.split(manifest)
     print(f"written: {output} ({len(current)} result(s); {measured} of {len(results_manifest.SECTIONS)} "
           "sections with results)")
     if manifest.history is not None:
-        manifest.history.write_text(results_report.render_history(manifest))
+        manifest.history.write_text(results_report.render_history(manifest, parts))
         print(f"written: {manifest.history} ({len(superseded)} superseded result(s))")
     return 0
 
