@@ -222,6 +222,7 @@ static FlexHeapConfig balance_config() {
   c.rent_price_min_io = 1.0;   // FlexHeapRentPriceMinIOPercent's default
   c.rent_filling_cache = true; // FlexHeapRentFillingCache's default
   c.rent_credit_drains = true; // FlexHeapRentCreditDrains's default
+  c.refault_evidence = 1.0;    // FlexHeapRefaultEvidencePercent's default
   return c;
 }
 
@@ -1348,6 +1349,7 @@ TEST(FlexHeapBalanceController, FreeMemoryNeedsNoRent) {
 static FlexHeapConfig price_from_every_read() {
   FlexHeapConfig c = reserve_config(0.1);
   c.rent_price_min_io = 0.0;   // builds before FlexHeapRentPriceMinIOPercent
+  c.refault_evidence = 0.1;    // and before FlexHeapRefaultEvidencePercent
   return c;
 }
 
@@ -1470,12 +1472,16 @@ TEST(FlexHeapBalanceController, StallsWithoutReadsLeaveFreeMemoryFree) {
   EXPECT_DOUBLE_EQ(0.0, l.step(u).rent_free);
 }
 
-TEST(FlexHeapBalanceController, RentPriceMinIOIsClamped) {
+TEST(FlexHeapBalanceController, RentPriceMinIOAndRefaultEvidenceAreClamped) {
   FlexHeapConfig c = reserve_config(0.1);
   c.rent_price_min_io = -1.0;
   EXPECT_DOUBLE_EQ(0.0, FlexHeapController(c).config().rent_price_min_io);
   c.rent_price_min_io = 50.0;
   EXPECT_DOUBLE_EQ(FlexHeapController::MaxRentPriceMinIO, FlexHeapController(c).config().rent_price_min_io);
+  c.refault_evidence = -1.0;
+  EXPECT_DOUBLE_EQ(0.0, FlexHeapController(c).config().refault_evidence);
+  c.refault_evidence = 50.0;
+  EXPECT_DOUBLE_EQ(FlexHeapController::MaxRefaultEvidence, FlexHeapController(c).config().refault_evidence);
 }
 
 TEST(FlexHeapBalanceController, WithoutAMemoryLimitNothingIsRented) {

@@ -141,11 +141,12 @@ TEST(FlexHeapEvictionCredit, AnIntervalTheCallerExcludesTeachesNothingButPaysRen
   EXPECT_DOUBLE_EQ(0.5, e.credit());
 }
 
-TEST(FlexHeapEvictionCredit, ARefaultShareCountsOnlyOnceItsReadsReachATenthOfTheCache) {
+TEST(FlexHeapEvictionCredit, ARefaultShareCountsOnlyOnceItsReadsReachTheEvidence) {
+  // Evidence of a tenth of the cache (builds before FlexHeapRefaultEvidencePercent).
   // The I/O phase filled the cache: its refaults were unknown, every read counts.
   const double cache = 800.0 * MiB;
   const double d = FlexHeapEvictionCredit::Decay;
-  FlexHeapEvictionCredit e(0.1);
+  FlexHeapEvictionCredit e(0.1, true, 0.1);
   e.add(0.0, 1.0, 10.0 * MiB, -1.0, cache);
   EXPECT_DOUBLE_EQ(1.0 / (10.0 * MiB), e.price_per_byte());
   // The cache is full now, and the first reads show no refaults: 2 MiB of the
@@ -165,9 +166,40 @@ TEST(FlexHeapEvictionCredit, ARefaultShareCountsOnlyOnceItsReadsReachATenthOfThe
   e.add(0.0, 1.0, 10.0 * MiB, -1.0, cache);
   e.add(0.0, 0.2, 2.0 * MiB, 0.0, cache);
   EXPECT_GT(e.price_per_byte(), 0.0);
-  // Without a cache size any known read counts at once.
+  // Without a cache size, or with no evidence asked for, any known read counts at once.
   FlexHeapEvictionCredit at_once(0.1);
   at_once.add(0.0, 1.0, 10.0 * MiB, -1.0);
   at_once.add(0.0, 0.2, 2.0 * MiB, 0.0);
   EXPECT_DOUBLE_EQ(0.0, at_once.price_per_byte());
+  FlexHeapEvictionCredit none(0.1, true, 0.0);
+  none.add(0.0, 1.0, 10.0 * MiB, -1.0, cache);
+  none.add(0.0, 0.2, 2.0 * MiB, 0.0, cache);
+  EXPECT_DOUBLE_EQ(0.0, none.price_per_byte());
+}
+
+TEST(FlexHeapEvictionCredit, ByDefaultAShareNeedsReadsOfAWholeCacheAfterTheFill) {
+  // M3 on the 10 GB index at 10%, sata: random reads over data 12x the
+  // 760 MiB cache. 80 MiB after the fill, the share is 1% (few evicted pages
+  // have come round again): at a tenth of the cache as evidence that cut the
+  // price to a tenth and let the rent evict ten times as much.
+  const double cache = 760.0 * MiB;
+  EXPECT_DOUBLE_EQ(1.0, FlexHeapEvictionCredit::DefaultEvidenceCacheFraction);
+  FlexHeapEvictionCredit e(0.1);
+  FlexHeapEvictionCredit tenth(0.1, true, 0.1);
+  for (FlexHeapEvictionCredit* x : {&e, &tenth}) {
+    x->add(0.0, 1.0, 30.0 * MiB, -1.0, cache);   // the cache fills
+    for (int i = 0; i < 8; i++) x->add(0.05, 1.0, 10.0 * MiB, 0.1 * MiB, cache);
+  }
+  EXPECT_GT(e.allowance(), 0.0);
+  EXPECT_LT(tenth.price_per_byte(), 0.2 * e.price_per_byte());
+  EXPECT_GT(tenth.allowance(), 5.0 * e.allowance());
+  // With no refault in a whole cache of reads, nothing re-reads (a scan):
+  // the price falls to 0 and growth is free.
+  FlexHeapEvictionCredit scan(0.1);
+  scan.add(0.0, 1.0, 30.0 * MiB, -1.0, cache);
+  for (int i = 0; i < 75; i++) scan.add(0.0, 1.0, 10.0 * MiB, 0.0, cache);
+  EXPECT_GT(scan.price_per_byte(), 0.0);   // 750 MiB: not yet
+  scan.add(0.0, 1.0, 10.0 * MiB, 0.0, cache);
+  EXPECT_DOUBLE_EQ(0.0, scan.price_per_byte());
+  EXPECT_LT(scan.allowance(), 0.0);
 }

@@ -24,8 +24,8 @@
  * @test
  * @summary Configurations FlexHeap cannot or need not act in: -Xms equal to -Xmx turns it off (said once,
  *          no decisions, no proactive task); with no collector chosen UseFlexHeap selects G1 even where
- *          ergonomics would pick Serial; FlexHeapPolicy, FlexHeapGCTimeRatio and FlexHeapRentPriceMinIOPercent
- *          are validated; paper mode sets its ergonomic defaults; FlexHeapProactiveGCInterval can be turned on
+ *          ergonomics would pick Serial; FlexHeapPolicy, FlexHeapGCTimeRatio, FlexHeapRentPriceMinIOPercent and
+ *          FlexHeapRefaultEvidencePercent are validated; paper mode sets its ergonomic defaults; FlexHeapProactiveGCInterval can be turned on
  *          from 0 at run time.
  * @library /lib
  * @build SetProactiveInterval FlexHeapPhases
@@ -85,13 +85,16 @@ public class TestFlexHeapConfigurations {
             .shouldContain("FlexHeapGCTimeRatio").shouldHaveExit(1);
         FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapRentPriceMinIOPercent=1001", "-version"))
             .shouldContain("FlexHeapRentPriceMinIOPercent").shouldHaveExit(1);
+        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapRefaultEvidencePercent=1001", "-version"))
+            .shouldContain("FlexHeapRefaultEvidencePercent").shouldHaveExit(1);
         String balance = FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:+PrintFlagsFinal", "-version"))
             .shouldHaveExit(0).output();
         if (!flag(balance, "FlexHeapPolicy").equals("balance") || !flag(balance, "FlexHeapCostAsRate").equals("true")
             || !flag(balance, "FlexHeapGCTimeRatio").equals("24")
             || !flag(balance, "FlexHeapRentPriceMinIOPercent").equals("100")
             || !flag(balance, "FlexHeapRentFillingCache").equals("true")
-            || !flag(balance, "FlexHeapRentCreditDrains").equals("true")) {
+            || !flag(balance, "FlexHeapRentCreditDrains").equals("true")
+            || !flag(balance, "FlexHeapRefaultEvidencePercent").equals("100")) {
             throw new RuntimeException("balance defaults wrong");
         }
         String paper = FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapPolicy=paper",

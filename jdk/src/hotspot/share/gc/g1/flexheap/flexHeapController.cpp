@@ -70,6 +70,7 @@ const double FlexHeapController::LiveSetFallCommittedFraction = 0.25;
 const double FlexHeapController::DeadBandFraction = 0.02;
 const double FlexHeapController::RefaultSaturation = 0.1;
 const double FlexHeapController::MaxRentPriceMinIO = 10.0;
+const double FlexHeapController::MaxRefaultEvidence = 10.0;
 const double FlexHeapController::CacheFillingFreeFraction = 0.05;
 const double FlexHeapController::BlindRefaultFraction = 0.5;
 const double FlexHeapController::MarkingRequestSeconds = 5.0;
@@ -105,6 +106,8 @@ static FlexHeapConfig flexheap_sanitize(const FlexHeapConfig& cfg) {
   if (c.cache_reserve > FlexHeapController::MaxCacheReserve) c.cache_reserve = FlexHeapController::MaxCacheReserve;
   if (!(c.rent_price_min_io > 0.0)) c.rent_price_min_io = 0.0;
   if (c.rent_price_min_io > FlexHeapController::MaxRentPriceMinIO) c.rent_price_min_io = FlexHeapController::MaxRentPriceMinIO;
+  if (!(c.refault_evidence > 0.0)) c.refault_evidence = 0.0;
+  if (c.refault_evidence > FlexHeapController::MaxRefaultEvidence) c.refault_evidence = FlexHeapController::MaxRefaultEvidence;
   return c;
 }
 
@@ -121,7 +124,7 @@ FlexHeapController::FlexHeapController(const FlexHeapConfig& cfg) :
   _wall_since_step(0.0),
   _too_small_headroom(0.0),
   _too_small_age(0.0),
-  _eviction(RefaultSaturation, _cfg.rent_credit_drains),   // _cfg is initialized first
+  _eviction(RefaultSaturation, _cfg.rent_credit_drains, _cfg.refault_evidence),   // _cfg is initialized first
   _rent_free_growth(-1.0),
   _has_applied(false),
   // Start in WaitGrow with no grow recorded, so growUsed holds: as if the

@@ -64,6 +64,9 @@ struct FlexHeapConfig {
   bool     rent_credit_drains;  // balance: FlexHeapRentCreditDrains (true): the rent is the GC cost above
                                 // the goal net of the intervals below it; false: only intervals above
                                 // the goal count (earlier builds)
+  double   refault_evidence;    // balance: FlexHeapRefaultEvidencePercent / 100: reads since the cache filled,
+                                // as a fraction of the cache, before their refault share sets the price
+                                // (1.0; 0.1 in earlier builds; 0: at once). Clamped to 0..10
 };
 
 struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i
@@ -220,6 +223,8 @@ class FlexHeapController {
   static const double MaxCacheReserve;
   // Largest rent_price_min_io.
   static const double MaxRentPriceMinIO;
+  // Largest refault_evidence.
+  static const double MaxRefaultEvidence;
   // Without a stall source the price of evicting cache is unknown; a window
   // that read at least FlexHeapEvictionCredit::MinReadBytes with a
   // recoverable refault fraction (refault share / RefaultSaturation) of at

@@ -27,15 +27,15 @@
 
 const double FlexHeapEvictionCredit::MinReadBytes = 1024.0 * 1024.0;
 const double FlexHeapEvictionCredit::Decay = 0.9;
-const double FlexHeapEvictionCredit::KnownReadCacheFraction = 0.1;
+const double FlexHeapEvictionCredit::DefaultEvidenceCacheFraction = 1.0;
 
 static double non_negative(double v) {
   return v > 0.0 ? v : 0.0;  // NaN too
 }
 
-FlexHeapEvictionCredit::FlexHeapEvictionCredit(double saturation, bool drains) :
+FlexHeapEvictionCredit::FlexHeapEvictionCredit(double saturation, bool drains, double evidence) :
   _credit(0.0), _io(0.0), _read(0.0), _refault(0.0), _known_read(0.0), _known_total(0.0), _evidence(0.0),
-  _saturation(saturation), _drains(drains) {}
+  _saturation(saturation), _drains(drains), _evidence_fraction(non_negative(evidence)) {}
 
 void FlexHeapEvictionCredit::add(double gc_excess, double c_io, double read_bytes, double refault_bytes,
                                  double cache) {
@@ -44,7 +44,7 @@ void FlexHeapEvictionCredit::add(double gc_excess, double c_io, double read_byte
   } else {
     _credit += non_negative(gc_excess);
   }
-  _evidence = KnownReadCacheFraction * non_negative(cache);
+  _evidence = _evidence_fraction * non_negative(cache);
   if (!(read_bytes >= MinReadBytes)) {
     return;
   }

@@ -59,7 +59,14 @@
 // no refaults however much the workload re-reads. Taken at its word, that
 // one interval's share of 0 made the price 0 and the heap grew without limit
 // (demo, M500k: 390 to 1010 MB in 0.4 s, the cache 806 to 86 MB, before any
-// refault showed).
+// refault showed). A tenth of the cache was not enough either: random reads
+// over data 12x the cache (M3 on the 10 GB index at 10%, sata) refault only
+// once the pages evicted since the fill come round again, and 80 MB after
+// the fill the share still read 0-1%; the price fell to 0-13% of its value,
+// the heap took 100-260 MB of the cache for two seconds and the share then
+// saturated. A page re-read at up to twice the cache's reach refaults within
+// one cache of reads after the fill, so that is the default evidence
+// (FlexHeapRefaultEvidencePercent).
 //
 // The rent is the GC cost above the goal net of the intervals below it
 // (`drains`, FlexHeapRentCreditDrains): an interval is the time between two
@@ -73,17 +80,19 @@ class FlexHeapEvictionCredit {
   // `saturation`: the refault share that counts as all reads recoverable
   // (FlexHeapBalanceWindow::recoverable); <= 0 counts every read. `drains`:
   // GC cost below the goal takes back rent (false: it adds nothing, builds
-  // before FlexHeapRentCreditDrains).
-  explicit FlexHeapEvictionCredit(double saturation, bool drains = true);
+  // before FlexHeapRentCreditDrains). `evidence`: reads since the cache
+  // filled, as a fraction of the cache, before a refault share counts.
+  explicit FlexHeapEvictionCredit(double saturation, bool drains = true,
+                                  double evidence = DefaultEvidenceCacheFraction);
 
   // An interval teaches the price only if it read at least this much (bytes).
   static const double MinReadBytes;
   // Weight the price keeps of its past at each interval that teaches it.
   static const double Decay;
-  // Share of the page cache the reads that knew their refaults must reach,
-  // in all since the last interval that did not know them, before their
-  // refault share counts.
-  static const double KnownReadCacheFraction;
+  // Default share of the page cache the reads that knew their refaults must
+  // reach, in all since the last interval that did not know them, before
+  // their refault share counts (FlexHeapRefaultEvidencePercent's default).
+  static const double DefaultEvidenceCacheFraction;
 
   // One interval: GC cost above the goal (CPU s; < 0 takes back rent down to
   // none if `drains`, else adds nothing; NaN adds nothing), its I/O
@@ -111,6 +120,7 @@ class FlexHeapEvictionCredit {
   double _evidence;     // _known_total below this: the refault share is too young to count
   const double _saturation;
   const bool _drains;
+  const double _evidence_fraction;
 };
 
 #endif // SHARE_GC_G1_FLEXHEAP_FLEXHEAPEVICTIONCREDIT_HPP

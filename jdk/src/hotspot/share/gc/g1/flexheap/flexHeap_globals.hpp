@@ -117,6 +117,14 @@
           "the intervals between pauses that stayed below it. false: only " \
           "intervals above the goal count (builds before this flag)")       \
                                                                             \
+  product(uint, FlexHeapRefaultEvidencePercent, 100,                        \
+          "With FlexHeapPolicy=balance, the reads since the page cache "    \
+          "filled, as a percentage of the cache, before their refault "     \
+          "share sets the price of growing into the cache; until then "     \
+          "every read counts as one a larger cache could save. 10: "        \
+          "builds before this flag")                                        \
+          range(0, 1000)                                                    \
+                                                                            \
   product(double, FlexHeapMaxRAMPercentage, 90.0,                           \
           "With UseFlexHeap and no explicit maximum heap size, the "        \
           "maximum heap as a percentage of the (container) memory "         \

@@ -63,6 +63,7 @@ FlexHeapConfig G1FlexHeap::config() {
   cfg.rent_price_min_io = (double)FlexHeapRentPriceMinIOPercent / 100.0;
   cfg.rent_filling_cache = FlexHeapRentFillingCache;
   cfg.rent_credit_drains = FlexHeapRentCreditDrains;
+  cfg.refault_evidence = (double)FlexHeapRefaultEvidencePercent / 100.0;
   return cfg;
 }
 
