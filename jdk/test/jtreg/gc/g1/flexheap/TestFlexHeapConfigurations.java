@@ -25,8 +25,8 @@
  * @summary Configurations FlexHeap cannot or need not act in: -Xms equal to -Xmx turns it off (said once,
  *          no decisions, no proactive task); with no collector chosen UseFlexHeap selects G1 even where
  *          ergonomics would pick Serial; FlexHeapPolicy, FlexHeapGCTimeRatio, FlexHeapRentPriceMinIOPercent and
- *          FlexHeapRefaultEvidencePercent are validated; paper mode sets its ergonomic defaults; FlexHeapProactiveGCInterval can be turned on
- *          from 0 at run time.
+ *          FlexHeapRefaultEvidencePercent are validated; paper mode sets its ergonomic defaults;
+ *          FlexHeapProactiveGCInterval can be turned on from 0 at run time.
  * @library /lib
  * @build SetProactiveInterval FlexHeapPhases
  * @run main/timeout=300 TestFlexHeapConfigurations
