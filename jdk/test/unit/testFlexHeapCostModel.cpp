@@ -22,11 +22,28 @@
 
 // This file is part of FlexHeap: unit tests of the cost model (Eq. 1-4, moving averages).
 #include "gc/g1/flexheap/flexHeapCostModel.hpp"
+#include "gc/g1/flexheap/flexHeapMath.hpp"
 
 #include <gtest/gtest.h>
 #include <math.h>
 
 // Eq. 2: T_stw * min(N, M)
+// The clamps every pure file uses: NaN and -0 go to the lower bound, infinities to a bound.
+TEST(FlexHeapMath, NonNegativeAndClampMapNaNToTheLowerBound) {
+  EXPECT_DOUBLE_EQ(2.5, flexheap_nonneg(2.5));
+  EXPECT_DOUBLE_EQ(0.0, flexheap_nonneg(-1.0));
+  EXPECT_DOUBLE_EQ(0.0, flexheap_nonneg(NAN));
+  EXPECT_DOUBLE_EQ(0.0, flexheap_nonneg(-INFINITY));
+  EXPECT_FALSE(signbit(flexheap_nonneg(-0.0)));
+  EXPECT_DOUBLE_EQ(3.0, flexheap_clamp(3.0, 1.0, 10.0));
+  EXPECT_DOUBLE_EQ(1.0, flexheap_clamp(0.5, 1.0, 10.0));
+  EXPECT_DOUBLE_EQ(10.0, flexheap_clamp(11.0, 1.0, 10.0));
+  EXPECT_DOUBLE_EQ(1.0, flexheap_clamp(NAN, 1.0, 10.0));
+  EXPECT_DOUBLE_EQ(10.0, flexheap_clamp(INFINITY, 1.0, 10.0));
+  EXPECT_DOUBLE_EQ(1.0, flexheap_clamp(-INFINITY, 1.0, 10.0));
+  EXPECT_DOUBLE_EQ(10.0, flexheap_clamp(10.0, 1.0, 10.0));
+}
+
 TEST(FlexHeapCostModel, StwCostUsesMinOfCoresAndMutators) {
   EXPECT_DOUBLE_EQ(0.6, FlexHeapCostModel::stw_cost(0.1, 8, 6));   // M < N
   EXPECT_DOUBLE_EQ(0.4, FlexHeapCostModel::stw_cost(0.1, 4, 16));  // N < M

@@ -20,6 +20,7 @@
  */
 
 #include "gc/g1/flexheap/flexHeapBalance.hpp"
+#include "gc/g1/flexheap/flexHeapMath.hpp"
 
 #include <math.h>
 
@@ -28,11 +29,6 @@ const double FlexHeapBalanceWindow::DefaultSeconds = 2.0;
 const double FlexHeapBalanceWindow::ShiftShare = 0.6;
 const double FlexHeapBalanceWindow::ShiftMinWallFraction = 0.25;
 const double FlexHeapBalanceWindow::ShiftMinCostRate = 0.02;
-
-// x if it is positive, else 0 (also for NaN).
-static double flexheap_balance_nonneg(double x) {
-  return x > 0.0 ? x : 0.0;
-}
 
 FlexHeapBalanceWindow::FlexHeapBalanceWindow(double seconds) :
   _seconds(seconds > 0.0 ? seconds : DefaultSeconds),
@@ -60,9 +56,9 @@ bool FlexHeapBalanceWindow::is_shift(double wall, double gc, double io) const {
 
 bool FlexHeapBalanceWindow::add(double wall, double c_gc, double c_io, double headroom, double cache,
                                 double read_bytes, double refault_bytes) {
-  double gc = flexheap_balance_nonneg(c_gc);
-  double io = flexheap_balance_nonneg(c_io);
-  wall = flexheap_balance_nonneg(wall);
+  double gc = flexheap_nonneg(c_gc);
+  double io = flexheap_nonneg(c_io);
+  wall = flexheap_nonneg(wall);
   const bool shift = is_shift(wall, gc, io);
   if (shift) {
     _count = 0;   // the older intervals describe the previous phase
@@ -70,8 +66,8 @@ bool FlexHeapBalanceWindow::add(double wall, double c_gc, double c_io, double he
   _wall[_next] = wall;
   _gc[_next] = gc;
   _io[_next] = io;
-  _gc_h[_next] = gc * flexheap_balance_nonneg(headroom);
-  _io_c[_next] = io * flexheap_balance_nonneg(cache);
+  _gc_h[_next] = gc * flexheap_nonneg(headroom);
+  _io_c[_next] = io * flexheap_nonneg(cache);
   bool known = refault_bytes >= 0.0 && read_bytes >= 0.0;
   _read[_next] = known ? read_bytes : -1.0;
   _refault[_next] = known ? refault_bytes : 0.0;
@@ -160,8 +156,8 @@ FlexHeapSlowGCRate::FlexHeapSlowGCRate(double seconds) :
   _gc_h(0.0) {}
 
 void FlexHeapSlowGCRate::add(double wall, double c_gc, double headroom) {
-  wall = flexheap_balance_nonneg(wall);
-  const double gc = flexheap_balance_nonneg(c_gc);
+  wall = flexheap_nonneg(wall);
+  const double gc = flexheap_nonneg(c_gc);
   // The interval's cost is spread over its wall time and decays within it
   // too, so one long interval weighs what the many short ones of the same
   // time would.
@@ -169,16 +165,16 @@ void FlexHeapSlowGCRate::add(double wall, double c_gc, double headroom) {
   const double weight = wall > 0.0 ? _seconds * (1.0 - keep) / wall : 1.0;
   _wall = _wall * keep + wall * weight;
   _gc = _gc * keep + gc * weight;
-  _gc_h = _gc_h * keep + gc * weight * flexheap_balance_nonneg(headroom);
+  _gc_h = _gc_h * keep + gc * weight * flexheap_nonneg(headroom);
 }
 
 double FlexHeapSlowGCRate::rate() const        { return flexheap_per_wall(_gc, _wall); }
 double FlexHeapSlowGCRate::coefficient() const { return flexheap_per_wall(_gc_h, _wall); }
 
 double flexheap_balance_headroom(double gc_coefficient, double io_coefficient, double total) {
-  double a = flexheap_balance_nonneg(gc_coefficient);
-  double b = flexheap_balance_nonneg(io_coefficient);
-  double t = flexheap_balance_nonneg(total);
+  double a = flexheap_nonneg(gc_coefficient);
+  double b = flexheap_nonneg(io_coefficient);
+  double t = flexheap_nonneg(total);
   if (a == 0.0) {
     return 0.0;
   }
@@ -190,13 +186,13 @@ double flexheap_goal_headroom(double gc_coefficient, double share, double cores)
   if (!(share > 0.0) || !(cores > 0.0)) {
     return 0.0;
   }
-  return flexheap_balance_nonneg(gc_coefficient) / (share * cores);
+  return flexheap_nonneg(gc_coefficient) / (share * cores);
 }
 
 double flexheap_memory_ceiling(double limit, double non_heap, double reserve) {
-  double r = flexheap_balance_nonneg(reserve);
+  double r = flexheap_nonneg(reserve);
   if (r > 1.0) {
     r = 1.0;
   }
-  return flexheap_balance_nonneg(flexheap_balance_nonneg(limit) * (1.0 - r) - flexheap_balance_nonneg(non_heap));
+  return flexheap_nonneg(flexheap_nonneg(limit) * (1.0 - r) - flexheap_nonneg(non_heap));
 }

@@ -22,6 +22,7 @@
 
 // This file is part of FlexHeap: the grow/shrink controller of the paper's section 4.4 (Fig. 4).
 #include "gc/g1/flexheap/flexHeapController.hpp"
+#include "gc/g1/flexheap/flexHeapMath.hpp"
 
 #include "gc/g1/flexheap/flexHeapStep.hpp"
 
@@ -96,18 +97,14 @@ static FlexHeapConfig flexheap_sanitize(const FlexHeapConfig& cfg) {
   if (!(c.gc_time_ratio >= 1.0)) c.gc_time_ratio = 1.0;
   if (c.history_length < 1) c.history_length = 1;
   if (c.history_length > FlexHeapCostHistory::MaxLength) c.history_length = FlexHeapCostHistory::MaxLength;
-  if (!(c.min_scale > 0.0)) c.min_scale = 0.0;
+  c.min_scale = flexheap_nonneg(c.min_scale);
   if (!(c.max_scale >= c.min_scale)) c.max_scale = c.min_scale;
-  if (!(c.expand_percent > 0.0)) c.expand_percent = 0.0;
-  if (c.expand_percent > 100.0) c.expand_percent = 100.0;
+  c.expand_percent = flexheap_clamp(c.expand_percent, 0.0, 100.0);
   if (c.static_step_percent > 100) c.static_step_percent = 100;
   if (c.negligible_percent > 100) c.negligible_percent = 100;
-  if (!(c.cache_reserve > 0.0)) c.cache_reserve = 0.0;
-  if (c.cache_reserve > FlexHeapController::MaxCacheReserve) c.cache_reserve = FlexHeapController::MaxCacheReserve;
-  if (!(c.rent_price_min_io > 0.0)) c.rent_price_min_io = 0.0;
-  if (c.rent_price_min_io > FlexHeapController::MaxRentPriceMinIO) c.rent_price_min_io = FlexHeapController::MaxRentPriceMinIO;
-  if (!(c.refault_evidence > 0.0)) c.refault_evidence = 0.0;
-  if (c.refault_evidence > FlexHeapController::MaxRefaultEvidence) c.refault_evidence = FlexHeapController::MaxRefaultEvidence;
+  c.cache_reserve = flexheap_clamp(c.cache_reserve, 0.0, FlexHeapController::MaxCacheReserve);
+  c.rent_price_min_io = flexheap_clamp(c.rent_price_min_io, 0.0, FlexHeapController::MaxRentPriceMinIO);
+  c.refault_evidence = flexheap_clamp(c.refault_evidence, 0.0, FlexHeapController::MaxRefaultEvidence);
   return c;
 }
 
@@ -152,7 +149,7 @@ FlexHeapDecision FlexHeapController::decide(const FlexHeapSample& s) {
   d.c_io   = s.io_available ? FlexHeapCostModel::io_cost(s.io_stall, s.t_mut, s.cores) : 0.0;
   d.c_tot  = d.c_gc + d.c_io;
 
-  double wall = (s.t_mut > 0.0 ? s.t_mut : 0.0) + (s.t_stw > 0.0 ? s.t_stw : 0.0);
+  double wall = flexheap_nonneg(s.t_mut) + flexheap_nonneg(s.t_stw);
   _history.add(d.c_gc, d.c_io, wall);
   FlexHeapCostAverages cur = _history.averages(_cfg.cost_as_rate);
   d.avg_gc = cur.gc;
@@ -301,7 +298,7 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   const double eden = (double)(s.eden_used < s.used_after ? s.eden_used : s.used_after);
   const double old_used = (double)s.used_after - eden;
   const double cache = (double)s.page_cache;
-  const double wall = (s.t_mut > 0.0 ? s.t_mut : 0.0) + (s.t_stw > 0.0 ? s.t_stw : 0.0);
+  const double wall = flexheap_nonneg(s.t_mut) + flexheap_nonneg(s.t_stw);
 
   if (!_has_last) {
     // The interval before the first pause ran on the initial heap, empty at

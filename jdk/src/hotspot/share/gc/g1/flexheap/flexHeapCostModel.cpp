@@ -22,16 +22,12 @@
 
 // This file is part of FlexHeap: the cost model of the paper's section 4.2-4.4 (Eq. 1-4).
 #include "gc/g1/flexheap/flexHeapCostModel.hpp"
+#include "gc/g1/flexheap/flexHeapMath.hpp"
 
 #include <stdint.h>
 
 const double FlexHeapCostModel::LargeRelativeChange = 1e9;
 const unsigned FlexHeapCostHistory::MaxLength;
-
-// x if it is positive, else 0 (also for NaN).
-static double flexheap_nonneg(double x) {
-  return x > 0.0 ? x : 0.0;
-}
 
 double FlexHeapCostModel::stw_cost(double t_stw, unsigned n_cores, unsigned m_mutators) {
   unsigned lost = n_cores < m_mutators ? n_cores : m_mutators;

@@ -22,6 +22,7 @@
 
 // This file is part of FlexHeap: the price of growing the heap into the page cache.
 #include "gc/g1/flexheap/flexHeapEvictionCredit.hpp"
+#include "gc/g1/flexheap/flexHeapMath.hpp"
 
 #include <math.h>
 
@@ -29,26 +30,22 @@ const double FlexHeapEvictionCredit::MinReadBytes = 1024.0 * 1024.0;
 const double FlexHeapEvictionCredit::Decay = 0.9;
 const double FlexHeapEvictionCredit::DefaultEvidenceCacheFraction = 1.0;
 
-static double non_negative(double v) {
-  return v > 0.0 ? v : 0.0;  // NaN too
-}
-
 FlexHeapEvictionCredit::FlexHeapEvictionCredit(double saturation, bool drains, double evidence) :
   _credit(0.0), _io(0.0), _read(0.0), _refault(0.0), _known_read(0.0), _known_total(0.0), _evidence(0.0),
-  _saturation(saturation), _drains(drains), _evidence_fraction(non_negative(evidence)) {}
+  _saturation(saturation), _drains(drains), _evidence_fraction(flexheap_nonneg(evidence)) {}
 
 void FlexHeapEvictionCredit::add(double gc_excess, double c_io, double read_bytes, double refault_bytes,
                                  double cache) {
   if (_drains && gc_excess < 0.0) {
-    _credit = non_negative(_credit + gc_excess);
+    _credit = flexheap_nonneg(_credit + gc_excess);
   } else {
-    _credit += non_negative(gc_excess);
+    _credit += flexheap_nonneg(gc_excess);
   }
-  _evidence = _evidence_fraction * non_negative(cache);
+  _evidence = _evidence_fraction * flexheap_nonneg(cache);
   if (!(read_bytes >= MinReadBytes)) {
     return;
   }
-  _io = _io * Decay + non_negative(c_io);
+  _io = _io * Decay + flexheap_nonneg(c_io);
   _read = _read * Decay + read_bytes;
   _refault *= Decay;
   _known_read *= Decay;
@@ -62,7 +59,7 @@ void FlexHeapEvictionCredit::add(double gc_excess, double c_io, double read_byte
 }
 
 void FlexHeapEvictionCredit::spend(double bytes) {
-  _credit -= non_negative(bytes) * price_per_byte();
+  _credit -= flexheap_nonneg(bytes) * price_per_byte();
   if (_credit < 0.0) {
     _credit = 0.0;
   }

@@ -54,7 +54,7 @@
 // refault share means something (refault < 0: unknown, e.g. a cache still
 // filling; while no interval knew it, every read counts). A share is also too
 // young to mean anything until the reads since the cache last filled reach
-// KnownReadCacheFraction of the page cache: a page the cache has just evicted
+// `evidence` times the page cache: a page the cache has just evicted
 // is re-read only after a while, and the first intervals of a full cache show
 // no refaults however much the workload re-reads. Taken at its word, that
 // one interval's share of 0 made the price 0 and the heap grew without limit
