@@ -27,7 +27,6 @@
 #include <gtest/gtest.h>
 #include <math.h>
 
-// Eq. 2: T_stw * min(N, M)
 // The clamps every pure file uses: NaN and -0 go to the lower bound, infinities to a bound.
 TEST(FlexHeapMath, NonNegativeAndClampMapNaNToTheLowerBound) {
   EXPECT_DOUBLE_EQ(2.5, flexheap_nonneg(2.5));
@@ -44,6 +43,7 @@ TEST(FlexHeapMath, NonNegativeAndClampMapNaNToTheLowerBound) {
   EXPECT_DOUBLE_EQ(10.0, flexheap_clamp(10.0, 1.0, 10.0));
 }
 
+// Eq. 2: T_stw * min(N, M)
 TEST(FlexHeapCostModel, StwCostUsesMinOfCoresAndMutators) {
   EXPECT_DOUBLE_EQ(0.6, FlexHeapCostModel::stw_cost(0.1, 8, 6));   // M < N
   EXPECT_DOUBLE_EQ(0.4, FlexHeapCostModel::stw_cost(0.1, 4, 16));  // N < M

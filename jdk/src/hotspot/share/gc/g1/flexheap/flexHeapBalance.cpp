@@ -20,6 +20,7 @@
  */
 
 #include "gc/g1/flexheap/flexHeapBalance.hpp"
+
 #include "gc/g1/flexheap/flexHeapMath.hpp"
 
 #include <math.h>
@@ -190,9 +191,6 @@ double flexheap_goal_headroom(double gc_coefficient, double share, double cores)
 }
 
 double flexheap_memory_ceiling(double limit, double non_heap, double reserve) {
-  double r = flexheap_nonneg(reserve);
-  if (r > 1.0) {
-    r = 1.0;
-  }
+  const double r = flexheap_clamp(reserve, 0.0, 1.0);
   return flexheap_nonneg(flexheap_nonneg(limit) * (1.0 - r) - flexheap_nonneg(non_heap));
 }

@@ -22,8 +22,8 @@
 
 // This file is part of FlexHeap: the grow/shrink controller of the paper's section 4.4 (Fig. 4).
 #include "gc/g1/flexheap/flexHeapController.hpp"
-#include "gc/g1/flexheap/flexHeapMath.hpp"
 
+#include "gc/g1/flexheap/flexHeapMath.hpp"
 #include "gc/g1/flexheap/flexHeapStep.hpp"
 
 #include <math.h>

@@ -22,6 +22,7 @@
 
 // This file is part of FlexHeap: the cost model of the paper's section 4.2-4.4 (Eq. 1-4).
 #include "gc/g1/flexheap/flexHeapCostModel.hpp"
+
 #include "gc/g1/flexheap/flexHeapMath.hpp"
 
 #include <stdint.h>

@@ -22,6 +22,7 @@
 
 // This file is part of FlexHeap: the price of growing the heap into the page cache.
 #include "gc/g1/flexheap/flexHeapEvictionCredit.hpp"
+
 #include "gc/g1/flexheap/flexHeapMath.hpp"
 
 #include <math.h>

@@ -23,6 +23,8 @@
 // This file is part of FlexHeap: the resize step sizes of the paper's section 4.5 (Alg. 2, 3).
 #include "gc/g1/flexheap/flexHeapStep.hpp"
 
+#include "gc/g1/flexheap/flexHeapMath.hpp"
+
 #include <math.h>
 
 // Helpers carry a prefix: inside HotSpot the precompiled header is visible.
@@ -44,10 +46,7 @@ static size_t flexheap_to_bytes(double bytes, size_t limit) {
 }
 
 double flexheap_scale(double delta, double min_scale, double max_scale) {
-  double x = fabs(delta);
-  if (!(x >= 0.0)) {
-    x = 0.0;
-  }
+  const double x = flexheap_nonneg(fabs(delta));   // NaN: 0
   double sigmoid = 1.0 / (1.0 + exp(-6.0 * (x - 1.0)));
   return min_scale + (max_scale - min_scale) * sigmoid;
 }
