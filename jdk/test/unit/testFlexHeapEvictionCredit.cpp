@@ -122,6 +122,17 @@ TEST(FlexHeapEvictionCredit, NegativeAndNaNInputsCountAsZero) {
   EXPECT_DOUBLE_EQ(0.0, e.credit());
 }
 
+TEST(FlexHeapEvictionCredit, InfiniteInputsNeverLeaveANaNCredit) {
+  FlexHeapEvictionCredit e(0.1);
+  e.add(INFINITY, INFINITY, 10.0 * MiB, -1.0);  // infinite credit and price
+  e.spend(0.0);                                   // inf - 0 * inf is NaN
+  EXPECT_FALSE(isnan(e.credit()));
+  EXPECT_DOUBLE_EQ(0.0, e.credit());
+  EXPECT_DOUBLE_EQ(0.0, e.allowance());
+  e.add(1.0, 1.0, 10.0 * MiB, -1.0);
+  EXPECT_FALSE(isnan(e.allowance()));
+}
+
 TEST(FlexHeapEvictionCredit, IntervalsWithoutRefaultFiguresDoNotDiluteTheShare) {
   // 10 MiB with 5% refaults (half the price at saturation 10%), then 10 MiB
   // whose refaults are unknown: the share stays 5%, not 2.5%.

@@ -60,10 +60,9 @@ void FlexHeapEvictionCredit::add(double gc_excess, double c_io, double read_byte
 }
 
 void FlexHeapEvictionCredit::spend(double bytes) {
-  _credit -= flexheap_nonneg(bytes) * price_per_byte();
-  if (_credit < 0.0) {
-    _credit = 0.0;
-  }
+  // nonneg, not a "< 0" test: an infinite price times 0 bytes is NaN, which
+  // would otherwise stick in the credit and in every allowance after it.
+  _credit = flexheap_nonneg(_credit - flexheap_nonneg(bytes) * price_per_byte());
 }
 
 double FlexHeapEvictionCredit::price_per_byte() const {
