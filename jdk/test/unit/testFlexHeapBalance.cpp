@@ -1492,3 +1492,27 @@ TEST(FlexHeapBalanceController, WithoutAMemoryLimitNothingIsRented) {
   EXPECT_LT(d.eviction_allowance, 0.0);
   EXPECT_STRNE("cacheRent,grow", d.reason);
 }
+
+// FlexHeapIOCostIdleCap: a stalled thread loses CPU only if no other thread
+// could use it, so C_io is at most N * wall less the process's CPU time.
+TEST(FlexHeapBalanceController, IOCostIdleCapCountsOnlyIdleCpu) {
+  SyntheticJvm j = jvm(0.02, 0.25, 0.5);  // a quarter of 2 cores stalled on I/O
+  FlexHeapSample s = j.interval(1.0);     // 0.5 CPU-s of stall in 1 s
+  s.proc_cpu = 1.8;                       // 0.2 CPU-s idle
+  const double uncapped = FlexHeapController(balance_config()).decide(s).c_io;
+  EXPECT_NEAR(0.5, uncapped, 0.05);
+
+  FlexHeapConfig cfg = balance_config();
+  cfg.io_idle_cap = true;
+  EXPECT_NEAR(0.2, FlexHeapController(cfg).decide(s).c_io, 1e-9);
+
+  s.proc_cpu = 0.5;                       // 1.5 CPU-s idle: the stall is the smaller bound
+  EXPECT_DOUBLE_EQ(uncapped, FlexHeapController(cfg).decide(s).c_io);
+  s.proc_cpu = -1.0;                      // unknown: no cap
+  EXPECT_DOUBLE_EQ(uncapped, FlexHeapController(cfg).decide(s).c_io);
+
+  // The paper's mode stays exactly the paper's: Eq. 4 uncapped.
+  s.proc_cpu = 1.8;
+  cfg.policy = FlexHeapPolicyKind::Paper;
+  EXPECT_DOUBLE_EQ(uncapped, FlexHeapController(cfg).decide(s).c_io);
+}

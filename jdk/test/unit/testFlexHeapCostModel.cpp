@@ -87,6 +87,13 @@ TEST(FlexHeapCostModel, IoCostIsCappedByCoreTime) {
   EXPECT_DOUBLE_EQ(0.0, FlexHeapCostModel::io_cost(3.0, 0.0, 2));
 }
 
+TEST(FlexHeapCostModel, IdleCpuIsCoreTimeLessProcessCpu) {
+  EXPECT_DOUBLE_EQ(0.5, FlexHeapCostModel::idle_cpu(1.5, 1.0, 2));
+  EXPECT_DOUBLE_EQ(0.0, FlexHeapCostModel::idle_cpu(2.5, 1.0, 2));  // tick rounding above N * wall
+  EXPECT_DOUBLE_EQ(2.0, FlexHeapCostModel::idle_cpu(-1.0, 1.0, 2)); // nonsense CPU counts as none
+  EXPECT_DOUBLE_EQ(0.0, FlexHeapCostModel::idle_cpu(NAN, NAN, 2));
+}
+
 // Eq. 1
 TEST(FlexHeapCostModel, GcCostIsStwPlusConc) {
   double c_stw = FlexHeapCostModel::stw_cost(0.25, 8, 6);             // 1.5

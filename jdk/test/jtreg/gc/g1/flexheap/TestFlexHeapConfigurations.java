@@ -26,6 +26,7 @@
  *          no decisions, no proactive task); with no collector chosen UseFlexHeap selects G1 even where
  *          ergonomics would pick Serial; FlexHeapPolicy, FlexHeapGCTimeRatio, FlexHeapRentPriceMinIOPercent and
  *          FlexHeapRefaultEvidencePercent are validated; paper mode sets its ergonomic defaults;
+ *          FlexHeapIOCostIdleCap (off by default) keeps each C_io within the idle CPU time;
  *          FlexHeapProactiveGCInterval can be turned on from 0 at run time.
  * @library /lib
  * @build SetProactiveInterval FlexHeapPhases
@@ -94,7 +95,8 @@ public class TestFlexHeapConfigurations {
             || !flag(balance, "FlexHeapRentPriceMinIOPercent").equals("100")
             || !flag(balance, "FlexHeapRentFillingCache").equals("true")
             || !flag(balance, "FlexHeapRentCreditDrains").equals("true")
-            || !flag(balance, "FlexHeapRefaultEvidencePercent").equals("100")) {
+            || !flag(balance, "FlexHeapRefaultEvidencePercent").equals("100")
+            || !flag(balance, "FlexHeapIOCostIdleCap").equals("false")) {
             throw new RuntimeException("balance defaults wrong");
         }
         String paper = FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapPolicy=paper",
@@ -109,6 +111,34 @@ public class TestFlexHeapConfigurations {
             || !flag(paperGiven, "FlexHeapNegligibleCostPercent").equals("5")) {
             throw new RuntimeException("paper mode overrode explicit flags");
         }
+
+        // FlexHeapIOCostIdleCap: each decision's C_io is at most the CPU time the process left idle,
+        // N * (T_mut + T_stw) - proc_cpu, from the process's own CPU clock (proc_cpu known and used).
+        String capped = FlexHeapTestSupport.java(FlexHeapTestSupport.withClasses(
+                "-XX:+UseFlexHeap", "-Xmx256m", "-XX:+FlexHeapIOCostIdleCap", "-Xlog:gc+flexheap=debug",
+                "FlexHeapPhases", "1", "1", "2", file)).shouldHaveExit(0).output();
+        Matcher in = Pattern.compile("GC\\((\\d+)\\) inputs T_stw=(\\S+) T_mut=(\\S+) .* N=(\\d+) .* proc_cpu=(\\S+) ")
+            .matcher(capped);
+        java.util.Map<String, Double> idle = new java.util.HashMap<>();
+        double cpu = 0.0;
+        while (in.find()) {
+            double wall = Double.parseDouble(in.group(2)) + Double.parseDouble(in.group(3));
+            double proc = Double.parseDouble(in.group(5));
+            cpu += Math.max(proc, 0.0);
+            idle.put(in.group(1), Math.max(Integer.parseInt(in.group(4)) * wall - proc, 0.0));
+        }
+        if (idle.isEmpty() || cpu <= 0.0) throw new RuntimeException("no proc_cpu in the inputs lines:\n" + capped);
+        Matcher dec = Pattern.compile("GC\\((\\d+)\\) decision .* C_io=(\\S+) ").matcher(capped);
+        int checked = 0;
+        while (dec.find()) {
+            Double bound = idle.get(dec.group(1));
+            if (bound == null) continue;
+            if (Double.parseDouble(dec.group(2)) > bound + 1e-5) {
+                throw new RuntimeException("GC(" + dec.group(1) + ") C_io " + dec.group(2) + " above the idle CPU " + bound);
+            }
+            checked++;
+        }
+        if (checked == 0) throw new RuntimeException("no decision to check");
 
         // FlexHeapProactiveGCInterval: manageable, on from 0 at run time.
         String dyn = FlexHeapTestSupport.java(FlexHeapTestSupport.withClasses(

@@ -67,6 +67,8 @@ struct FlexHeapConfig {
   double   refault_evidence;    // balance: FlexHeapRefaultEvidencePercent / 100: reads since the cache filled,
                                 // as a fraction of the cache, before their refault share sets the price
                                 // (1.0; 0.1 in earlier builds; 0: at once). Clamped to 0..10
+  bool     io_idle_cap;         // balance: FlexHeapIOCostIdleCap (false): C_io is at most the CPU time the
+                                // process left idle in the interval (FlexHeapCostModel::idle_cpu)
 };
 
 struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i
@@ -78,6 +80,8 @@ struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i
   unsigned mutators;            // M
   bool     io_available;        // false: no stall source, controller runs on GC cost alone
   double   io_stall;            // sum of mutator stall time in the interval (s)
+  double   proc_cpu;            // CPU time of the whole process (user + system) in the interval (s);
+                                // negative: unknown
   size_t   committed;           // bytes, capacity()
   size_t   max_capacity;        // bytes, MaxHeapSize
   size_t   min_capacity;        // bytes, MinHeapSize (-Xms)

@@ -51,6 +51,10 @@ double FlexHeapCostModel::io_cost(double stall_sum, double t_mut, unsigned n_cor
   return stall < cap ? stall : cap;
 }
 
+double FlexHeapCostModel::idle_cpu(double proc_cpu, double wall, unsigned n_cores) {
+  return flexheap_nonneg(flexheap_nonneg(wall) * n_cores - flexheap_nonneg(proc_cpu));
+}
+
 double FlexHeapCostModel::gc_cost(double c_stw, double c_conc) {
   return flexheap_nonneg(c_stw) + flexheap_nonneg(c_conc);
 }

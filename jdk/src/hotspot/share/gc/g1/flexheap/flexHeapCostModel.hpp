@@ -39,6 +39,10 @@ class FlexHeapCostModel {
                           unsigned m_mutators, double t_mut);
   // Eq. 4: min(stall_sum, t_mut * N).
   static double io_cost(double stall_sum, double t_mut, unsigned n_cores);
+  // CPU time the process left idle in an interval of `wall` seconds on N
+  // cores: max(0, N * wall - proc_cpu). An upper bound of the idle time in
+  // the interval's mutator phase, as the pause's own idle time is in it too.
+  static double idle_cpu(double proc_cpu, double wall, unsigned n_cores);
   // Eq. 1: C_gc = C_stw + C_conc.
   static double gc_cost(double c_stw, double c_conc);
 

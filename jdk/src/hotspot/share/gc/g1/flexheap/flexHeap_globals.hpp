@@ -117,6 +117,13 @@
           "the intervals between pauses that stayed below it. false: only " \
           "intervals above the goal count (builds before this flag)")       \
                                                                             \
+  product(bool, FlexHeapIOCostIdleCap, false,                               \
+          "With FlexHeapPolicy=balance, count no more mutator I/O stall "   \
+          "as lost CPU than the JVM left its CPUs idle in the interval "    \
+          "(active processors times the interval, less the process's CPU "  \
+          "time): a thread stalled while others keep every CPU busy loses " \
+          "no CPU. false: every stalled thread counts (the paper's Eq. 4)") \
+                                                                            \
   product(uint, FlexHeapRefaultEvidencePercent, 100,                        \
           "With FlexHeapPolicy=balance, the reads since the page cache "    \
           "filled, as a percentage of the cache, before their refault "     \

@@ -64,7 +64,15 @@ FlexHeapConfig G1FlexHeap::config() {
   cfg.rent_filling_cache = FlexHeapRentFillingCache;
   cfg.rent_credit_drains = FlexHeapRentCreditDrains;
   cfg.refault_evidence = (double)FlexHeapRefaultEvidencePercent / 100.0;
+  cfg.io_idle_cap = FlexHeapIOCostIdleCap;
   return cfg;
+}
+
+// The process's CPU time, user and system, in seconds (clock-tick
+// resolution, as -Xlog:gc+cpu); negative if unknown.
+static double process_cpu_seconds() {
+  double real, user, sys;
+  return os::getTimesSecs(&real, &user, &sys) ? user + sys : -1.0;
 }
 
 G1FlexHeap::G1FlexHeap(G1CollectedHeap* g1h, const FlexHeapConfig& cfg, FlexHeapIOStall* iostall) :
@@ -75,6 +83,7 @@ G1FlexHeap::G1FlexHeap(G1CollectedHeap* g1h, const FlexHeapConfig& cfg, FlexHeap
   _proactive(new G1FlexHeapProactiveGCTask(iostall, _signals)),
   _last_pause_end_ns(os::javaTimeNanos()),
   _last_stall_ns(iostall->total_stall_ns()),
+  _last_proc_cpu_s(process_cpu_seconds()),
   _used_at_pause_start(0),
   _own_marking(false),
   _expansion_ceiling(0) {}
@@ -263,6 +272,7 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   pause_begin_ns = MIN2(pause_begin_ns, start_ns);
   const G1FlexHeapSignals::Reading r = _signals->consume();
   const uint64_t stall_now = r.stall_sampled ? r.stall_ns : _iostall->total_stall_ns();
+  const double proc_cpu_now = process_cpu_seconds();
 
   FlexHeapSample s = FlexHeapSample();
   s.t_stw = (double)(start_ns - pause_begin_ns) / NANOSECS_PER_SEC;
@@ -273,6 +283,7 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   s.mutators = (unsigned)MAX2(ThreadService::get_live_thread_count(), 1);
   s.io_available = _iostall->is_available();
   s.io_stall = (double)(stall_now - MIN2(_last_stall_ns, stall_now)) / NANOSECS_PER_SEC;
+  s.proc_cpu = proc_cpu_now >= 0.0 && _last_proc_cpu_s >= 0.0 ? MAX2(proc_cpu_now - _last_proc_cpu_s, 0.0) : -1.0;
   s.committed = _g1h->capacity();
   s.max_capacity = _g1h->max_capacity();
   s.min_capacity = MinHeapSize;
@@ -396,6 +407,7 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
          "committed %zu outside [%zu, %zu]", _g1h->capacity(), MinHeapSize, MaxHeapSize);
 
   _last_stall_ns = stall_now;
+  _last_proc_cpu_s = proc_cpu_now;
   _last_pause_end_ns = os::javaTimeNanos();
 
   const char* policy = _controller.config().policy == FlexHeapPolicyKind::Paper ? "paper" : "balance";
@@ -438,11 +450,11 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
     event.set_usedAfter(s.used_after);
     event.commit();
   }
-  log_debug(gc, flexheap)("GC(%u) inputs T_stw=%.6f T_mut=%.6f conc_cpu=%.6f G=%u N=%u M=%u stall=%.6f io=%s "
+  log_debug(gc, flexheap)("GC(%u) inputs T_stw=%.6f T_mut=%.6f conc_cpu=%.6f G=%u N=%u M=%u stall=%.6f proc_cpu=%.6f io=%s "
                           "used=%zu free_regions=%zu eden_target=%zu committed=%zu max=%zu min=%zu "
                           "refault_bytes=%.0f read_bytes=%.0f cache_signals=%d floor=%zu memory_limit=%zu non_heap=%zu",
                           GCId::current_or_undefined(), s.t_stw, s.t_mut, s.conc_cpu, s.conc_threads, s.cores,
-                          s.mutators, s.io_stall, s.io_available ? _iostall->backend() : "none",
+                          s.mutators, s.io_stall, s.proc_cpu, s.io_available ? _iostall->backend() : "none",
                           s.used, s.free_regions, s.eden_target_regions, s.committed, s.max_capacity,
                           s.min_capacity, s.refault_bytes, s.read_bytes, s.cache_signals, floor,
                           s.memory_limit, s.non_heap);
