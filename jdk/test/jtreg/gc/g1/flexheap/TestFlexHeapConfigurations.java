@@ -32,7 +32,9 @@
  * @build SetProactiveInterval FlexHeapPhases
  * @run main/timeout=300 TestFlexHeapConfigurations
  */
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.*;
 
 public class TestFlexHeapConfigurations {
@@ -117,21 +119,22 @@ public class TestFlexHeapConfigurations {
         String capped = FlexHeapTestSupport.java(FlexHeapTestSupport.withClasses(
                 "-XX:+UseFlexHeap", "-Xmx256m", "-XX:+FlexHeapIOCostIdleCap", "-Xlog:gc+flexheap=debug",
                 "FlexHeapPhases", "1", "1", "2", file)).shouldHaveExit(0).output();
-        Matcher in = Pattern.compile("GC\\((\\d+)\\) inputs T_stw=(\\S+) T_mut=(\\S+) .* N=(\\d+) .* proc_cpu=(\\S+) ")
-            .matcher(capped);
-        java.util.Map<String, Double> idle = new java.util.HashMap<>();
+        Map<Long, Double> tstw = FlexHeapTestSupport.inputs(capped, "T_stw");
+        Map<Long, Double> tmut = FlexHeapTestSupport.inputs(capped, "T_mut");
+        Map<Long, Double> cores = FlexHeapTestSupport.inputs(capped, "N");
+        Map<Long, Double> proc = FlexHeapTestSupport.inputs(capped, "proc_cpu");
+        Map<Long, Double> idle = new HashMap<>();
         double cpu = 0.0;
-        while (in.find()) {
-            double wall = Double.parseDouble(in.group(2)) + Double.parseDouble(in.group(3));
-            double proc = Double.parseDouble(in.group(5));
-            cpu += Math.max(proc, 0.0);
-            idle.put(in.group(1), Math.max(Integer.parseInt(in.group(4)) * wall - proc, 0.0));
+        for (Map.Entry<Long, Double> e : proc.entrySet()) {
+            cpu += Math.max(e.getValue(), 0.0);
+            double wall = tstw.get(e.getKey()) + tmut.get(e.getKey());
+            idle.put(e.getKey(), Math.max(cores.get(e.getKey()) * wall - e.getValue(), 0.0));
         }
         if (idle.isEmpty() || cpu <= 0.0) throw new RuntimeException("no proc_cpu in the inputs lines:\n" + capped);
         Matcher dec = Pattern.compile("GC\\((\\d+)\\) decision .* C_io=(\\S+) ").matcher(capped);
         int checked = 0;
         while (dec.find()) {
-            Double bound = idle.get(dec.group(1));
+            Double bound = idle.get(Long.parseLong(dec.group(1)));
             if (bound == null) continue;
             if (Double.parseDouble(dec.group(2)) > bound + 1e-5) {
                 throw new RuntimeException("GC(" + dec.group(1) + ") C_io " + dec.group(2) + " above the idle CPU " + bound);
