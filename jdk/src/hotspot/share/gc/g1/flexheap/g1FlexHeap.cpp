@@ -48,6 +48,8 @@
 #include "services/threadService.hpp"
 #include "utilities/align.hpp"
 
+#include <time.h>
+
 FlexHeapConfig G1FlexHeap::config() {
   FlexHeapConfig cfg = FlexHeapConfig();
   cfg.policy = G1FlexHeapArguments::is_paper_policy() ? FlexHeapPolicyKind::Paper : FlexHeapPolicyKind::Balance;
@@ -68,11 +70,18 @@ FlexHeapConfig G1FlexHeap::config() {
   return cfg;
 }
 
-// The process's CPU time, user and system, in seconds (clock-tick
-// resolution, as -Xlog:gc+cpu); negative if unknown.
+// The process's CPU time, user and system, in seconds; negative if unknown.
+// On Linux to the nanosecond: os::getTimesSecs' clock ticks (10 ms) would
+// round the few-ms intervals between a young pause and a Remark to no idle.
 static double process_cpu_seconds() {
+#ifdef LINUX
+  struct timespec ts;
+  return clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == 0 ?
+         (double)ts.tv_sec + (double)ts.tv_nsec / NANOSECS_PER_SEC : -1.0;
+#else
   double real, user, sys;
   return os::getTimesSecs(&real, &user, &sys) ? user + sys : -1.0;
+#endif
 }
 
 G1FlexHeap::G1FlexHeap(G1CollectedHeap* g1h, const FlexHeapConfig& cfg, FlexHeapIOStall* iostall) :
