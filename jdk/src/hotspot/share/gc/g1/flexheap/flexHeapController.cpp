@@ -148,7 +148,7 @@ FlexHeapDecision FlexHeapController::decide(const FlexHeapSample& s) {
   // Without a stall source C_io is 0 and ioBias can never win (below).
   d.c_io   = s.io_available ? FlexHeapCostModel::io_cost(s.io_stall, s.t_mut, s.cores) : 0.0;
   double wall = flexheap_nonneg(s.t_mut) + flexheap_nonneg(s.t_stw);
-  if (_cfg.policy == FlexHeapPolicyKind::Balance && _cfg.io_idle_cap && s.proc_cpu >= 0.0) {
+  if (caps_io_by_idle_cpu() && s.proc_cpu >= 0.0) {
     // A stalled thread loses CPU only if no other thread could use it.
     const double idle = FlexHeapCostModel::idle_cpu(s.proc_cpu, wall, s.cores);
     d.c_io = d.c_io < idle ? d.c_io : idle;

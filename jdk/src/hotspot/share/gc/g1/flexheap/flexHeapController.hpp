@@ -81,7 +81,7 @@ struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i
   bool     io_available;        // false: no stall source, controller runs on GC cost alone
   double   io_stall;            // sum of mutator stall time in the interval (s)
   double   proc_cpu;            // CPU time of the whole process (user + system) in the interval (s);
-                                // negative: unknown
+                                // negative: unknown or not read (FlexHeapIOCostIdleCap off)
   size_t   committed;           // bytes, capacity()
   size_t   max_capacity;        // bytes, MaxHeapSize
   size_t   min_capacity;        // bytes, MinHeapSize (-Xms)
@@ -177,6 +177,9 @@ class FlexHeapController {
 
   FlexHeapState state() const { return _state; }
   const FlexHeapConfig& config() const { return _cfg; }  // after clamping
+  // FlexHeapIOCostIdleCap applies (balance only): decide() then needs
+  // FlexHeapSample::proc_cpu, which is worth reading only then.
+  bool caps_io_by_idle_cpu() const { return _cfg.policy == FlexHeapPolicyKind::Balance && _cfg.io_idle_cap; }
   static const char* state_name(FlexHeapState s);
   static const char* action_name(FlexHeapAction a);
   static const char* policy_name(FlexHeapPolicyKind p);

@@ -92,7 +92,7 @@ G1FlexHeap::G1FlexHeap(G1CollectedHeap* g1h, const FlexHeapConfig& cfg, FlexHeap
   _proactive(new G1FlexHeapProactiveGCTask(iostall, _signals)),
   _last_pause_end_ns(os::javaTimeNanos()),
   _last_stall_ns(iostall->total_stall_ns()),
-  _last_proc_cpu_s(process_cpu_seconds()),
+  _last_proc_cpu_s(_controller.caps_io_by_idle_cpu() ? process_cpu_seconds() : -1.0),
   _used_at_pause_start(0),
   _own_marking(false),
   _expansion_ceiling(0) {}
@@ -281,7 +281,8 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   pause_begin_ns = MIN2(pause_begin_ns, start_ns);
   const G1FlexHeapSignals::Reading r = _signals->consume();
   const uint64_t stall_now = r.stall_sampled ? r.stall_ns : _iostall->total_stall_ns();
-  const double proc_cpu_now = process_cpu_seconds();
+  // Not read otherwise: the process clock sums the CPU time of every thread.
+  const double proc_cpu_now = _controller.caps_io_by_idle_cpu() ? process_cpu_seconds() : -1.0;
 
   FlexHeapSample s = FlexHeapSample();
   s.t_stw = (double)(start_ns - pause_begin_ns) / NANOSECS_PER_SEC;
