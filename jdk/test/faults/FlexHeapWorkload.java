@@ -28,10 +28,14 @@
  *   cache FILE MB STAT        read MB of FILE into the page cache, then System.gc() 5 times,
  *                             printing the cgroup's page cache from STAT (memory.stat) before and after each
  *   direct FILE SECONDS       random 4 KiB O_DIRECT reads of FILE in a new thread for SECONDS
- *                             (time blocked on storage), then System.gc()
+ *                             (time blocked on storage), then System.gc(); prints the reader's
+ *                             off-CPU time (wall less its CPU time), the reference a stall
+ *                             backend is checked against
  *   idle SECONDS              sleep (for jcmd)
  */
 import java.io.*;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -123,7 +127,10 @@ public class FlexHeapWorkload {
 
     static void direct(Path file, double seconds) throws Exception {
         long[] reads = new long[1];
+        double[] offCpu = new double[1];
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         Thread t = new Thread(() -> {
+            long cpu0 = mx.getCurrentThreadCpuTime(), wall0 = System.nanoTime();
             try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ,
                                                    com.sun.nio.file.ExtendedOpenOption.DIRECT)) {
                 ByteBuffer buf = ByteBuffer.allocateDirect(8192).alignedSlice(4096).limit(4096);
@@ -138,10 +145,15 @@ public class FlexHeapWorkload {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+            // Off CPU = blocked on the device or waiting for a CPU; a fast device
+            // leaves most of the time on the CPU (syscall), so a fixed share of
+            // SECONDS is no reference for the stall a backend must count.
+            offCpu[0] = ((System.nanoTime() - wall0) - (mx.getCurrentThreadCpuTime() - cpu0)) / 1e9;
         }, "direct-reader");
         t.start();
         t.join();
         System.gc();
         System.out.println("DIRECTREADS " + reads[0]);
+        System.out.printf(Locale.ROOT, "DIRECTOFFCPU %.3f%n", offCpu[0]);
     }
 }
