@@ -557,6 +557,24 @@ TEST(FlexHeapBalanceController, NoStallSourceShrinksWhenGcIsCheap) {
   EXPECT_EQ(87 * MiB, d.bytes);
 }
 
+TEST(FlexHeapBalanceController, NoStallSourceShrinksAllTheWayWhileReadsRefault) {
+  // The same cheap GC without a stall source, but the interval read 20 MiB
+  // of which a fifth refaulted: the page cache waits for the memory, so the
+  // GC goal's shrink goes all the way to its target (the test above's 175
+  // MiB, not half of it). Reads that do not refault keep the halfway step.
+  for (int refaults = 0; refaults <= 1; refaults++) {
+    FlexHeapController c(balance_config());
+    SyntheticJvm j = jvm(0.005, 0.0, refaults ? 0.2 : 0.0);
+    j.io_available = false;
+    j.read_bytes = 20.0 * MiB;
+    FlexHeapDecision d = j.step(c);
+    EXPECT_STREQ("gcGoal,shrink", d.reason);
+    EXPECT_EQ(FlexHeapAction::Shrink, d.action);
+    // Aim 4%: headroom 200 x 0.5/4 = 25 MiB.
+    EXPECT_EQ((refaults ? 175 : 87) * MiB, d.bytes) << "refaults " << refaults;
+  }
+}
+
 TEST(FlexHeapBalanceController, RequestedPausesDoNotCountAsHeadroomCost) {
   // An idle JVM whose only GCs are periodic ones costing 6% of the CPU (as
   // under heap verification): more headroom would not avoid them, so the GC
