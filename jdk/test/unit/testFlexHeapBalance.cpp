@@ -560,8 +560,8 @@ TEST(FlexHeapBalanceController, NoStallSourceShrinksWhenGcIsCheap) {
 TEST(FlexHeapBalanceController, NoStallSourceShrinksAllTheWayWhileReadsRefault) {
   // The same cheap GC without a stall source, but the interval read 20 MiB
   // of which a fifth refaulted: the page cache waits for the memory, so the
-  // GC goal's shrink goes all the way to its target (the test above's 175
-  // MiB, not half of it). Reads that do not refault keep the halfway step.
+  // GC goal's shrink goes all the way to its target: 175 MiB, where the test
+  // above takes half of that step. Reads that do not refault keep the halfway step.
   for (int refaults = 0; refaults <= 1; refaults++) {
     FlexHeapController c(balance_config());
     SyntheticJvm j = jvm(0.005, 0.0, refaults ? 0.2 : 0.0);
