@@ -916,6 +916,35 @@ TEST(FlexHeapBalanceController, RefaultShareSaturates) {
   }
 }
 
+// FlexHeapActivatedRefaults: a refault counts only if the kernel activated
+// it (its reuse distance fit in the cache's working set), twice, so that half
+// the reads activated is all the I/O recoverable. Random reads over an index
+// many times the cache refault at every size, yet few are activated: the miss
+// curve is flat, and more cache saves little.
+TEST(FlexHeapBalanceController, ActivatedRefaultsPriceOnlyWhatATwiceLargerCacheHits) {
+  SyntheticJvm j = jvm(0.005, 0.40, 1.0);  // every read refaults
+  FlexHeapSample s = j.interval(1.0);
+  s.activate_bytes = 0.05 * s.read_bytes;
+  FlexHeapConfig cfg = balance_config();
+  const FlexHeapDecision off = FlexHeapController(cfg).decide(s);
+  EXPECT_DOUBLE_EQ(1.0, off.refault_fraction);
+  EXPECT_STREQ("balance,shrink", off.reason);
+
+  cfg.activated_refaults = true;
+  const FlexHeapDecision on = FlexHeapController(cfg).decide(s);
+  EXPECT_NEAR(0.1, on.refault_fraction, 1e-12);
+  EXPECT_GT(on.target, off.target);        // a tenth of the price: more heap kept
+
+  s.activate_bytes = 0.5 * s.read_bytes;   // what the 1/cache model assumes
+  EXPECT_DOUBLE_EQ(1.0, FlexHeapController(cfg).decide(s).refault_fraction);
+  s.activate_bytes = 0.8 * s.read_bytes;
+  EXPECT_DOUBLE_EQ(1.0, FlexHeapController(cfg).decide(s).refault_fraction);
+  s.activate_bytes = -1.0;                 // not read: every refault counts, as without the flag
+  EXPECT_DOUBLE_EQ(1.0, FlexHeapController(cfg).decide(s).refault_fraction);
+  s.activate_bytes = 0.0;                  // read, none activated: nothing to save
+  EXPECT_DOUBLE_EQ(0.0, FlexHeapController(cfg).decide(s).refault_fraction);
+}
+
 TEST(FlexHeapBalanceController, RecoverableIoShrinksAllTheWay) {
   // 0.5% GC, 40% stall that all refaults: the square-root split puts the
   // headroom at T sqrt(a)/(sqrt(a)+sqrt(b)), bounded by the eden target.

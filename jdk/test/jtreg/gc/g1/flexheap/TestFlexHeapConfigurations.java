@@ -27,6 +27,7 @@
  *          ergonomics would pick Serial; FlexHeapPolicy, FlexHeapGCTimeRatio, FlexHeapRentPriceMinIOPercent and
  *          FlexHeapRefaultEvidencePercent are validated; paper mode sets its ergonomic defaults;
  *          FlexHeapIOCostIdleCap (off by default) keeps each C_io within the idle CPU time;
+ *          FlexHeapActivatedRefaults (off by default) reads the kernel's activations at every decision;
  *          FlexHeapProactiveGCInterval can be turned on from 0 at run time.
  * @library /lib
  * @build SetProactiveInterval FlexHeapPhases
@@ -98,7 +99,8 @@ public class TestFlexHeapConfigurations {
             || !flag(balance, "FlexHeapRentFillingCache").equals("true")
             || !flag(balance, "FlexHeapRentCreditDrains").equals("true")
             || !flag(balance, "FlexHeapRefaultEvidencePercent").equals("100")
-            || !flag(balance, "FlexHeapIOCostIdleCap").equals("false")) {
+            || !flag(balance, "FlexHeapIOCostIdleCap").equals("false")
+            || !flag(balance, "FlexHeapActivatedRefaults").equals("false")) {
             throw new RuntimeException("balance defaults wrong");
         }
         String paper = FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapPolicy=paper",
@@ -142,6 +144,21 @@ public class TestFlexHeapConfigurations {
             checked++;
         }
         if (checked == 0) throw new RuntimeException("no decision to check");
+
+        // Without FlexHeapActivatedRefaults no activations are read ...
+        if (FlexHeapTestSupport.inputs(capped, "activate_bytes").values().stream().anyMatch(v -> v >= 0.0)) {
+            throw new RuntimeException("activations read with FlexHeapActivatedRefaults off:\n" + capped);
+        }
+        // ... with it, the log says from where, and every decision has them (memory.stat on
+        // cgroup v2, else /proc/vmstat: Linux has had workingset_activate_file since 5.9).
+        String act = FlexHeapTestSupport.java(FlexHeapTestSupport.withClasses(
+                "-XX:+UseFlexHeap", "-Xmx256m", "-XX:+FlexHeapActivatedRefaults", "-Xlog:gc+flexheap=debug",
+                "FlexHeapPhases", "1", "1", "2", file)).shouldHaveExit(0)
+            .shouldContain("twice the refaults the kernel activated, from").output();
+        Map<Long, Double> activated = FlexHeapTestSupport.inputs(act, "activate_bytes");
+        if (activated.isEmpty() || activated.values().stream().anyMatch(v -> v < 0.0)) {
+            throw new RuntimeException("activations not read at every decision:\n" + act);
+        }
 
         // FlexHeapProactiveGCInterval: manageable, on from 0 at run time.
         String dyn = FlexHeapTestSupport.java(FlexHeapTestSupport.withClasses(

@@ -334,7 +334,13 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   // The model's GC cost falls as 1/headroom; a requested pause's does not.
   const double window_gc = s.requested_pause ? d.c_conc : d.c_gc;
   const double read_bytes = s.cache_signals ? s.read_bytes : -1.0;
-  const double refault_bytes = s.cache_signals ? s.refault_bytes : -1.0;
+  // FlexHeapActivatedRefaults: only the reads a cache about twice as large
+  // would have hit count, weighed so that half the reads (what the 1/cache
+  // model says doubling saves) make the share recoverable() maps to 1.
+  const bool activations = _cfg.activated_refaults && s.activate_bytes >= 0.0;
+  const double refault_bytes = !s.cache_signals ? -1.0
+                             : activations ? 2.0 * RefaultSaturation * s.activate_bytes
+                                           : s.refault_bytes;
   d.phase_shift = _window.add(wall, window_gc, d.c_io, _last_headroom, _last_cache, read_bytes, refault_bytes);
   _slow_gc.add(wall, window_gc, _last_headroom);
   _wall_since_step += wall;

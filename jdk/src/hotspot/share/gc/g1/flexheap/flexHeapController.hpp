@@ -69,6 +69,8 @@ struct FlexHeapConfig {
                                 // (1.0; 0.1 in earlier builds; 0: at once). Clamped to 0..10
   bool     io_idle_cap;         // balance: FlexHeapIOCostIdleCap (false): C_io is at most the CPU time the
                                 // process left idle in the interval (FlexHeapCostModel::idle_cpu)
+  bool     activated_refaults;  // balance: FlexHeapActivatedRefaults (false): the refaults that count are the
+                                // kernel's activations (FlexHeapSample::activate_bytes), x ActivatedRefaultWeight
 };
 
 struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i
@@ -98,6 +100,8 @@ struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i
   double   refault_bytes;       // page-cache refaults in the interval (workingset_refault_file x page size):
                                 // reads a larger cache would have served
   double   read_bytes;          // bytes the JVM read from storage in the interval (/proc/self/io read_bytes)
+  double   activate_bytes;      // refaults the kernel activated in the interval (workingset_activate_file x page
+                                // size: reads a cache about twice as large would have hit); negative: not read
   size_t   memory_limit;        // bytes the JVM may use in all (container limit or machine memory); 0: unknown
   size_t   non_heap;            // bytes the JVM (or its container) holds outside the heap; with memory_limit
                                 // it bounds the heap (FlexHeapDecision::ceiling)

@@ -124,6 +124,16 @@
           "time): a thread stalled while others keep every CPU busy loses " \
           "no CPU. false: every stalled thread counts (the paper's Eq. 4)") \
                                                                             \
+  product(bool, FlexHeapActivatedRefaults, false,                           \
+          "With FlexHeapPolicy=balance, the share of the mutators' I/O "    \
+          "stall a larger page cache could save is twice the share of "     \
+          "reads the kernel activated (refaults whose reuse distance fits " \
+          "in the cache's working set: reads a cache about twice as large " \
+          "would hit; the 1/cache model says doubling saves half), capped " \
+          "at all. From the memory cgroup's memory.stat on cgroup v2, else "\
+          "/proc/vmstat (machine-wide: v1 has no per-cgroup activations). " \
+          "false: a refault share of 10% or more counts as all")            \
+                                                                            \
   product(uint, FlexHeapRefaultEvidencePercent, 100,                        \
           "With FlexHeapPolicy=balance, the reads since the page cache "    \
           "filled, as a percentage of the cache, before their refault "     \

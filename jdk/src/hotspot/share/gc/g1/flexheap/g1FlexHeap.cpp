@@ -67,6 +67,7 @@ FlexHeapConfig G1FlexHeap::config() {
   cfg.rent_credit_drains = FlexHeapRentCreditDrains;
   cfg.refault_evidence = (double)FlexHeapRefaultEvidencePercent / 100.0;
   cfg.io_idle_cap = FlexHeapIOCostIdleCap;
+  cfg.activated_refaults = FlexHeapActivatedRefaults;
   return cfg;
 }
 
@@ -149,6 +150,10 @@ G1FlexHeap* G1FlexHeap::create(G1CollectedHeap* g1h) {
                          fh->_signals->samples_stall() ? "; stall sampled off the pause" : "",
                          MaxHeapSize / M, MinHeapSize / M, (uint)os::active_processor_count(),
                          (size_t)os::physical_memory() / M, ceiling_note);
+  if (FlexHeapActivatedRefaults) {
+    log_info(gc, flexheap)("Reads a larger page cache could save: twice the refaults the kernel activated, from %s",
+                           fh->_signals->activations_source());
+  }
   return fh;
 }
 
@@ -311,6 +316,7 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   s.cache_signals = r.cache_signals;
   s.refault_bytes = (double)r.refault_bytes;
   s.read_bytes = (double)r.read_bytes;
+  s.activate_bytes = r.activations_valid ? (double)r.activate_bytes : -1.0;
   s.memory_limit = r.memory_limit;
   s.non_heap = r.non_heap;
   s.allocation_pause = kind == Young && is_allocation_cause(_g1h->gc_cause());
@@ -462,11 +468,12 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   }
   log_debug(gc, flexheap)("GC(%u) inputs T_stw=%.6f T_mut=%.6f conc_cpu=%.6f G=%u N=%u M=%u stall=%.6f proc_cpu=%.6f io=%s "
                           "used=%zu free_regions=%zu eden_target=%zu committed=%zu max=%zu min=%zu "
-                          "refault_bytes=%.0f read_bytes=%.0f cache_signals=%d floor=%zu memory_limit=%zu non_heap=%zu",
+                          "refault_bytes=%.0f activate_bytes=%.0f read_bytes=%.0f cache_signals=%d floor=%zu "
+                          "memory_limit=%zu non_heap=%zu",
                           GCId::current_or_undefined(), s.t_stw, s.t_mut, s.conc_cpu, s.conc_threads, s.cores,
                           s.mutators, s.io_stall, s.proc_cpu, s.io_available ? _iostall->backend() : "none",
                           s.used, s.free_regions, s.eden_target_regions, s.committed, s.max_capacity,
-                          s.min_capacity, s.refault_bytes, s.read_bytes, s.cache_signals, floor,
+                          s.min_capacity, s.refault_bytes, s.activate_bytes, s.read_bytes, s.cache_signals, floor,
                           s.memory_limit, s.non_heap);
   log_debug(gc, flexheap)("GC(%u) costs C_stw=%.6f C_conc=%.6f C_gc=%.6f C_io=%.6f C_tot=%.6f "
                           "avg_gc=%.6f avg_io=%.6f avg_tot=%.6f prev_avg_tot=%.6f rel_gc=%.4f rel_io=%.4f "

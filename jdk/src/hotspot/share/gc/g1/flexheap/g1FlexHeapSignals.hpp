@@ -58,6 +58,8 @@ class G1FlexHeapSignals : public G1ServiceTask {
     bool     cache_signals;     // refault and read figures are valid
     uint64_t refault_bytes;     // page-cache refaults x page size
     uint64_t read_bytes;        // /proc/self/io read_bytes
+    bool     activations_valid; // activate_bytes is valid (FlexHeapActivatedRefaults only)
+    uint64_t activate_bytes;    // refaults the kernel activated x page size
     bool     stall_sampled;     // stall_ns comes from the sampler
     uint64_t stall_ns;          // total mutator stall (monotonic), if sampled
     size_t   memory_limit;      // bytes: os::physical_memory(), the container's limit if there is one
@@ -81,6 +83,9 @@ class G1FlexHeapSignals : public G1ServiceTask {
   const char* _cache_key;          // "total_cache " (v1), "file " (v2)
   const char* _refault_key;        // "total_workingset_refault_file " (v1), "workingset_refault_file " (v2)
   const char* _anon_key;           // "total_rss " (v1), "anon " (v2); without a cgroup os::Linux's RssAnon
+  // "workingset_activate_file " in memory.stat (v2), nullptr where it must
+  // come from /proc/vmstat (v1, no cgroup) or is not wanted.
+  const char* _activate_key;
 
   // Published by the sampler.
   ThreadCPU _threads[MaxThreads];
@@ -89,6 +94,8 @@ class G1FlexHeapSignals : public G1ServiceTask {
   size_t _page_cache;
   bool _refaults_valid;
   uint64_t _refault_pages;      // monotonic
+  bool _activations_valid;
+  uint64_t _activate_pages;     // monotonic
   bool _io_valid;
   uint64_t _read_bytes;         // monotonic
   uint64_t _stall_ns;           // monotonic, if _sample_stall
@@ -97,6 +104,7 @@ class G1FlexHeapSignals : public G1ServiceTask {
   uint _samples_since_resident;
   // As of the previous decision.
   uint64_t _consumed_refault_pages;
+  uint64_t _consumed_activate_pages;
   uint64_t _consumed_read_bytes;
 
   void find_memory_stat();
@@ -122,6 +130,8 @@ class G1FlexHeapSignals : public G1ServiceTask {
   bool cache_read_totals(uint64_t* refault_bytes, uint64_t* read_bytes) const;
 
   const char* page_cache_source() const { return _stat_path[0] != '\0' ? _stat_path : "/proc/meminfo"; }
+  // FlexHeapActivatedRefaults only.
+  const char* activations_source() const { return _activate_key != nullptr ? _stat_path : "/proc/vmstat (machine-wide)"; }
   bool samples_stall() const { return _sample_stall; }
 };
 
