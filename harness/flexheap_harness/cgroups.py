@@ -144,6 +144,23 @@ def refault_file(stat: dict[str, int]) -> int | None:
     return None
 
 
+def activate_file(stat: dict[str, int]) -> int | None:
+    """Refaults whose reuse distance fit within the cache's working set (memory.stat or
+    /proc/vmstat 'workingset_activate_file'; older kernels 'workingset_activate'): reads that a
+    cache about twice as large would have hit. cgroup v1's memory.stat does not have it."""
+    for key in ("workingset_activate_file", "workingset_activate"):
+        if key in stat:
+            return stat[key]
+    return None
+
+
+def workingset_counts(stat: dict[str, int]) -> tuple[int, int] | None:
+    """(refaults, activations) from one stat file, or None when it lacks either: the share
+    activations / refaults is only meaningful when both come from the same scope."""
+    rf, act = refault_file(stat), activate_file(stat)
+    return (rf, act) if rf is not None and act is not None else None
+
+
 def parse_mounts(partitions: Iterable[tuple[str, str, str, str]]) -> dict[str, str]:
     """Map 'v2' and each v1 controller name to its mount point, from
     psutil.disk_partitions(all=True) entries (device, mountpoint, fstype, opts)."""
@@ -469,6 +486,24 @@ class RunCgroup:
 
     def refaults(self) -> int | None:
         return refault_file(self.memory_stat())
+
+    def workingset(self) -> tuple[tuple[int, int] | None, str]:
+        """(refaults, activations) of this run's page cache and their scope: 'cgroup' from
+        its own memory.stat (cgroup v2), else 'system' from /proc/vmstat (v1's memory.stat has
+        no activations; the harness runs one run at a time, so the machine's are mostly the
+        run's), else 'none'."""
+        counts = workingset_counts(self.memory_stat())
+        if counts is not None:
+            return counts, "cgroup"
+        return RunCgroup.system_workingset()
+
+    @staticmethod
+    def system_workingset() -> tuple[tuple[int, int] | None, str]:
+        try:
+            counts = workingset_counts(parse_kv_stat(_read("/proc/vmstat")))
+        except OSError:
+            counts = None
+        return counts, ("system" if counts is not None else "none")
 
     def memory_stat(self) -> dict[str, int]:
         if self.memory_dir is None:

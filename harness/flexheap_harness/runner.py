@@ -445,6 +445,10 @@ def _summarize(rd: Path, sampler: Sampler, t0: float, wall: float, jfr_tool: Pat
     refaults = col("refault_file")
     out["refault_file"] = int(refaults[-1]) if refaults else None
     out["psi_scope"] = sampler.psi_scope
+    # Of those misses, the share a cache about twice as large would have hit.
+    shares = [r for r in rows if r.get("activate_share") is not None]
+    out["activate_share"] = shares[-1]["activate_share"] if shares else None
+    out["workingset_scope"] = sampler.workingset_scope
     for k, v in sampler.pressure_totals().items():
         out[f"psi_{k}"] = v  # psi_io_some_s, psi_io_full_s, psi_memory_some_s, psi_memory_full_s
     out["samples"] = len(rows)
@@ -571,7 +575,9 @@ def print_summary(s: dict[str, Any], out: Callable[[str], None] = print) -> None
             f"read {format_size(s.get('read_bytes'))}, mean iowait {s.get('mean_iowait_pct')}%")
         if s.get("psi_scope"):
             out(f"  stall (PSI, {s['psi_scope']}): I/O {s.get('psi_io_some_s', '-')} s, memory "
-                f"{s.get('psi_memory_some_s', '-')} s; page-cache refaults {s.get('refault_file', '-')}")
+                f"{s.get('psi_memory_some_s', '-')} s; page-cache refaults {s.get('refault_file', '-')}"
+                + (f", {s['activate_share']:.0%} of them within reach of a 2x cache ({s.get('workingset_scope')})"
+                   if isinstance(s.get("activate_share"), (int, float)) else ""))
         for p in s.get("phases", []):
             qps = p.get("throughput_qps")
             out(f"  phase {p.get('name')}: {p.get('duration_s', '-')} s"

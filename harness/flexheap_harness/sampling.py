@@ -27,6 +27,11 @@ Sources, chosen to be cheap and not disturb the JVM:
   page cache, anon memory            the run cgroup's memory.stat (v1 total_cache/total_rss, v2 file/anon)
   page-cache refaults                the run cgroup's memory.stat workingset_refault_file (pages
                                      evicted recently and read again: this run's cache misses)
+  activations                        refaults whose reuse distance fit within the cache's working set
+                                     (workingset_activate_file: reads a cache about twice as large
+                                     would have hit), over the refaults of the same source: the
+                                     run cgroup's memory.stat on v2, else /proc/vmstat, then
+                                     labelled workingset_scope=system (v1 has no activations)
   I/O and memory stall (PSI)         the run's own cgroup v2 io.pressure / memory.pressure (also on a
                                      v1 hybrid, through a controller-less v2 cgroup), else
                                      /proc/pressure, then labelled psi_scope=system
@@ -73,6 +78,9 @@ FIELDS = [
     "read_mibps",
     "refault_file",
     "refault_per_s",
+    "activations",
+    "activate_share",
+    "workingset_scope",
     "io_some_pct",
     "io_full_pct",
     "memory_some_pct",
@@ -141,6 +149,7 @@ class Sampler:
         self._disk_name = device_name(device) if device else None
         self._refault0: int | None = None
         self._prev_refault: tuple[float, int] | None = None
+        self._ws0: tuple[int, int] | None = None
         self._psi0: dict[str, int] = {}
         # Rates need a full interval: the first sample (right after start) has none.
         self._prev_psi: tuple[float, dict[str, int]] | None = None
@@ -156,6 +165,7 @@ class Sampler:
         self._dev0 = self._dev_bytes()
         self._cg0 = self.cgroup.io_bytes(self.device) if self.cgroup else None
         self._refault0 = self.cgroup.refaults() if self.cgroup else None
+        self._ws0, self.workingset_scope = self._workingset()
         self._psi0, self.psi_scope = self._psi()
         self._last_psi = self._psi0
         self._thread.start()
@@ -186,6 +196,11 @@ class Sampler:
         if self.cgroup is not None:
             return self.cgroup.pressure()
         return RunCgroup.system_pressure()
+
+    def _workingset(self) -> tuple[tuple[int, int] | None, str]:
+        if self.cgroup is not None:
+            return self.cgroup.workingset()
+        return RunCgroup.system_workingset()
 
     def pressure_totals(self) -> dict[str, float]:
         """Stall seconds since the run started, per PSI key ({'io_some_s': ...})."""
@@ -239,6 +254,12 @@ class Sampler:
                 if self._prev_refault is not None and now > self._prev_refault[0]:
                     row["refault_per_s"] = round((rf - self._prev_refault[1]) / (now - self._prev_refault[0]), 1)
                 self._prev_refault = (now, rf)
+        ws, ws_scope = self._workingset()
+        if ws is not None and self._ws0 is not None and ws_scope == self.workingset_scope:
+            refaults, activations = ws[0] - self._ws0[0], ws[1] - self._ws0[1]
+            row["activations"] = activations
+            row["activate_share"] = round(activations / refaults, 4) if refaults > 0 else None
+            row["workingset_scope"] = ws_scope
         psi, scope = self._psi()
         if psi:
             row["psi_scope"] = scope

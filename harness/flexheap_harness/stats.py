@@ -54,6 +54,8 @@ METRICS: dict[str, tuple[str, str, bool]] = {
     "psi_io_some_s": ("I/O stall (PSI some)", "s", False),
     "psi_memory_some_s": ("memory stall (PSI some)", "s", False),
     "refault_file": ("page-cache refaults", "pages", False),
+    # The share of refaults a cache about twice as large would have hit (workingset activations).
+    "activate_share": ("refaults a 2x cache would hit", "share", False),
 }
 PHASE_PREFIX = "qps:"
 # Per-phase latency and ingest rate (bench workload.json phases): the response-time p99

@@ -108,6 +108,9 @@ def test_page_cache_capped_by_budget_and_cgroup_removed(jdk, tmp_path):
     assert [p["name"] for p in s["phases"]][-2:] == ["read0", "read1"]
     # The second pass re-reads pages the budget evicted: the run's own refaults and I/O stall.
     assert s["refault_file"] is not None and s["refault_file"] > 10_000
+    # ... and the share of them a cache twice as large would have hit, from one source.
+    assert s["workingset_scope"] in ("cgroup", "system")
+    assert s["activate_share"] is not None and 0.0 <= s["activate_share"] <= 1.0
     assert s["psi_scope"] in ("cgroup", "system") and s["psi_io_some_s"] > 0
     assert any(r["io_some_pct"] for r in samples if r.get("io_some_pct") is not None)
     assert s["unbudgeted"] is False and s["decisions_source"] == "gc.log"

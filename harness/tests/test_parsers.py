@@ -23,6 +23,7 @@
 """Sampling and log parsers, on recorded snippets in tests/data."""
 
 import collections
+import time
 from pathlib import Path
 
 import pytest
@@ -31,7 +32,7 @@ from flexheap_harness import cgroups, gclog, hsperf
 from flexheap_harness.devices import (KEEP_READ_AHEAD, ReadAheadError, device_name, read_ahead, read_ahead_advice,
                                       read_ahead_kb, settle_read_ahead, whole_disk)
 from flexheap_harness.runner import parse_phase_lines
-from flexheap_harness.sampling import cpu_percentages, psi_percentages
+from flexheap_harness.sampling import Sampler, cpu_percentages, psi_percentages
 
 DATA = Path(__file__).parent / "data"
 
@@ -75,6 +76,59 @@ def test_refault_file_v1_hierarchical_then_v2():
     assert cgroups.refault_file({"workingset_refault_file": 7, "workingset_refault_anon": 3}) == 7
     assert cgroups.refault_file({"workingset_refault": 9}) == 9  # kernels < 5.9
     assert cgroups.refault_file({"cache": 1}) is None
+
+
+def test_workingset_counts_need_refaults_and_activations_of_one_source():
+    v2 = cgroups.parse_kv_stat(text("memory-stat-v2.txt"))
+    assert cgroups.activate_file(v2) == 256
+    assert cgroups.workingset_counts(v2) == (1024, 256)
+    # cgroup v1's memory.stat has refaults but no activations: no share from it.
+    assert cgroups.workingset_counts(cgroups.parse_kv_stat(text("memory-stat-v1.txt"))) is None
+    assert cgroups.activate_file({"workingset_activate": 5}) == 5  # kernels < 5.9
+    assert cgroups.workingset_counts({"workingset_activate_file": 5}) is None
+
+
+class _WorkingsetCgroup:
+    """A run cgroup whose memory.stat is empty and whose workingset counts come from a list."""
+
+    def __init__(self, counts):
+        self.counts = list(counts)
+
+    def workingset(self):
+        c, scope = self.counts.pop(0)
+        return c, scope
+
+    def refaults(self):
+        return None
+
+    def memory_stat(self):
+        return {}
+
+    def memory_usage(self):
+        return None
+
+    def io_bytes(self, _dev):
+        return None
+
+    def pressure(self):
+        return {}, "none"
+
+
+def test_sampler_activate_share_is_cumulative_and_single_scope(tmp_path):
+    cg = _WorkingsetCgroup([
+        ((1000, 100), "cgroup"),   # at start
+        ((1000, 100), "cgroup"),   # no refaults yet: no share
+        ((1400, 200), "cgroup"),   # 400 refaults, 100 activations
+        ((2000, 250), "cgroup"),   # 1000 refaults, 150 activations since start
+        ((9000, 900), "system"),   # another source: not comparable with the start's
+    ])
+    s = Sampler(tmp_path / "samples.csv", cg, None, lambda: [], time.time())
+    s.start = lambda: None  # no thread; drive sample() by hand
+    s._ws0, s.workingset_scope = cg.workingset()
+    rows = [s.sample() for _ in range(4)]
+    assert [r["activations"] for r in rows] == [0, 100, 150, None]
+    assert [r["activate_share"] for r in rows] == [None, 0.25, 0.15, None]
+    assert [r["workingset_scope"] for r in rows] == ["cgroup", "cgroup", "cgroup", None]
 
 
 def test_memory_stat_v1_uses_hierarchical_totals():
