@@ -487,12 +487,12 @@ class RunCgroup:
     def refaults(self) -> int | None:
         return refault_file(self.memory_stat())
 
-    def workingset(self) -> tuple[tuple[int, int] | None, str]:
+    def workingset(self, stat: dict[str, int] | None = None) -> tuple[tuple[int, int] | None, str]:
         """(refaults, activations) of this run's page cache and their scope: 'cgroup' from
-        its own memory.stat (cgroup v2), else 'system' from /proc/vmstat (v1's memory.stat has
-        no activations; the harness runs one run at a time, so the machine's are mostly the
-        run's), else 'none'."""
-        counts = workingset_counts(self.memory_stat())
+        its own memory.stat (cgroup v2; `stat` if the caller has just read it), else 'system'
+        from /proc/vmstat (v1's memory.stat has no activations; the harness runs one run at a
+        time, so the machine's are mostly the run's), else 'none'."""
+        counts = workingset_counts(self.memory_stat() if stat is None else stat)
         if counts is not None:
             return counts, "cgroup"
         return RunCgroup.system_workingset()

@@ -197,9 +197,9 @@ class Sampler:
             return self.cgroup.pressure()
         return RunCgroup.system_pressure()
 
-    def _workingset(self) -> tuple[tuple[int, int] | None, str]:
+    def _workingset(self, stat: dict[str, int] | None = None) -> tuple[tuple[int, int] | None, str]:
         if self.cgroup is not None:
-            return self.cgroup.workingset()
+            return self.cgroup.workingset(stat)
         return RunCgroup.system_workingset()
 
     def pressure_totals(self) -> dict[str, float]:
@@ -240,6 +240,7 @@ class Sampler:
                 gc_concurrent=heap.concurrent_gcs,
                 gc_time_s=round(heap.gc_time_s, 4),
             )
+        stat: dict[str, int] | None = None
         if self.cgroup is not None:
             stat = self.cgroup.memory_stat()
             row["page_cache"] = page_cache_bytes(stat)
@@ -254,7 +255,7 @@ class Sampler:
                 if self._prev_refault is not None and now > self._prev_refault[0]:
                     row["refault_per_s"] = round((rf - self._prev_refault[1]) / (now - self._prev_refault[0]), 1)
                 self._prev_refault = (now, rf)
-        ws, ws_scope = self._workingset()
+        ws, ws_scope = self._workingset(stat)  # memory.stat once per sample
         if ws is not None and self._ws0 is not None and ws_scope == self.workingset_scope:
             refaults, activations = ws[0] - self._ws0[0], ws[1] - self._ws0[1]
             row["activations"] = activations

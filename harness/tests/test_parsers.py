@@ -94,7 +94,8 @@ class _WorkingsetCgroup:
     def __init__(self, counts):
         self.counts = list(counts)
 
-    def workingset(self):
+    def workingset(self, stat=None):
+        assert stat is None or stat == {}, "the sampler passes the memory.stat it read"
         c, scope = self.counts.pop(0)
         return c, scope
 
