@@ -70,7 +70,7 @@ struct FlexHeapConfig {
   bool     io_idle_cap;         // balance: FlexHeapIOCostIdleCap (false): C_io is at most the CPU time the
                                 // process left idle in the interval (FlexHeapCostModel::idle_cpu)
   bool     activated_refaults;  // balance: FlexHeapActivatedRefaults (false): the refaults that count are the
-                                // kernel's activations (FlexHeapSample::activate_bytes), x ActivatedRefaultWeight
+                                // kernel's activations (FlexHeapSample::activate_bytes), x 2 RefaultSaturation
 };
 
 struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i
