@@ -35,7 +35,10 @@ jdk/baseline/build-jdk26.sh (jdk.py finds it). On the FlexHeap JDK:
   static:S  stock G1 with a fixed -Xmx S (used by the oracle sweep)
   flexheap:FLAG=V[+FLAG=V...]  (also flexheap-paper:...) a FlexHeap policy with
             its own -XX:FlexHeap* settings, to compare settings interleaved in
-            one run (e.g. flexheap:FlexHeapCacheReservePercent=30)
+            one run (e.g. flexheap:FlexHeapCacheReservePercent=30); HeapPercent=P
+            sets its -Xmx to P% of the budget instead of 90% (flexheap:HeapPercent=50
+            is Elasticsearch's rule with FlexHeap: a service that sizes buffers
+            from -Xmx sizes them as under g1-50)
 
 On the stock OpenJDK 26 baseline (the newest stock G1: GCTimeRatio 24 for G1 and
 CPU-usage-driven expansion and shrinking at young GCs):
@@ -133,6 +136,7 @@ def parse_policy(text: str) -> Policy:
 
 
 _FLEXHEAP_SETTING = re.compile(r"(FlexHeap[A-Za-z]+)=([A-Za-z0-9.]+)")
+_HEAP_PERCENT = re.compile(r"HeapPercent=([0-9]+)")
 
 
 def _xx_flag(setting: str) -> str:
@@ -144,16 +148,24 @@ def _xx_flag(setting: str) -> str:
 
 
 def _flexheap_variant(base: Policy, spec: str) -> Policy:
-    """flexheap:FlexHeapCacheReservePercent=30+FlexHeapGCTimeRatio=19 -> base plus those -XX flags."""
+    """flexheap:FlexHeapCacheReservePercent=30+FlexHeapGCTimeRatio=19 -> base plus those -XX flags;
+    HeapPercent=P among them replaces the base's max heap fraction (P% of the budget)."""
     settings = [part.strip() for part in spec.split("+")]
-    bad = [part for part in settings if not _FLEXHEAP_SETTING.fullmatch(part)]
+    bad = [part for part in settings if not (_FLEXHEAP_SETTING.fullmatch(part) or _HEAP_PERCENT.fullmatch(part))]
     if not settings or bad:
-        raise ValueError(f"{base.name}:{spec!r}: each setting must be FlexHeap<Name>=<value>, joined by '+'"
-                         + (f" (not {', '.join(repr(b) for b in bad)})" if bad else ""))
+        raise ValueError(f"{base.name}:{spec!r}: each setting must be FlexHeap<Name>=<value> or HeapPercent=<1-100>, "
+                         "joined by '+'" + (f" (not {', '.join(repr(b) for b in bad)})" if bad else ""))
+    fraction = base.heap_fraction
+    percents = [int(m.group(1)) for m in map(_HEAP_PERCENT.fullmatch, settings) if m]
+    if percents:
+        if len(percents) > 1 or not 1 <= percents[0] <= 100:
+            raise ValueError(f"{base.name}:{spec!r}: give HeapPercent once, from 1 to 100 (% of the budget)")
+        fraction = percents[0] / 100
+    xx = [part for part in settings if _FLEXHEAP_SETTING.fullmatch(part)]
     return Policy(
         f"{base.name}:{'+'.join(settings)}",
-        heap_fraction=base.heap_fraction,
-        flags=base.flags + tuple(_xx_flag(part) for part in settings),
+        heap_fraction=fraction,
+        flags=base.flags + tuple(_xx_flag(part) for part in xx),
         needs_flexheap=True,
         description=f"{base.description}; with {', '.join(settings)}",
     )

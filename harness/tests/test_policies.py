@@ -256,6 +256,21 @@ def test_flexheap_variant_passes_booleans_as_hotspot_takes_them():
     assert p.flags == ("-XX:+UseFlexHeap", "-XX:-FlexHeapRentFillingCache", "-XX:+FlexHeapCostAsRate")
 
 
+def test_flexheap_variant_heap_percent_sets_the_max_heap_from_the_budget():
+    p = parse_policy("flexheap:HeapPercent=50+FlexHeapGCTimeRatio=19")
+    assert p.heap_fraction == 0.5
+    assert p.flags == ("-XX:+UseFlexHeap", "-XX:FlexHeapGCTimeRatio=19")
+    assert max_heap_bytes(p, 1000 * 1024 * 1024) == 500 * 1024 * 1024
+    assert parse_policy("flexheap-paper:HeapPercent=100").heap_fraction == 1.0
+
+
+@pytest.mark.parametrize("bad", ["flexheap:HeapPercent=0", "flexheap:HeapPercent=101", "flexheap:HeapPercent=5.5",
+                                 "flexheap:HeapPercent=50+HeapPercent=60", "g1-90:HeapPercent=50"])
+def test_flexheap_variant_refuses_a_heap_percent_out_of_range(bad):
+    with pytest.raises(ValueError):
+        parse_policy(bad)
+
+
 @pytest.mark.parametrize("bad", ["flexheap:", "flexheap:Xmx=1g", "flexheap:FlexHeapX=1;rm", "g1-90:FlexHeapX=1",
                                  "flexheap:FlexHeapCacheReservePercent=30+", "flexheap:UseFlexHeap=false"])
 def test_flexheap_variant_refuses_anything_but_flexheap_settings(bad):
