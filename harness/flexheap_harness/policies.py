@@ -151,17 +151,24 @@ def _flexheap_variant(base: Policy, spec: str) -> Policy:
     """flexheap:FlexHeapCacheReservePercent=30+FlexHeapGCTimeRatio=19 -> base plus those -XX flags;
     HeapPercent=P among them replaces the base's max heap fraction (P% of the budget)."""
     settings = [part.strip() for part in spec.split("+")]
-    bad = [part for part in settings if not (_FLEXHEAP_SETTING.fullmatch(part) or _HEAP_PERCENT.fullmatch(part))]
+    xx: list[str] = []
+    percents: list[int] = []
+    bad: list[str] = []
+    for part in settings:  # each setting matched once: an -XX flag, the heap cap, or neither
+        if _FLEXHEAP_SETTING.fullmatch(part):
+            xx.append(part)
+        elif percent := _HEAP_PERCENT.fullmatch(part):
+            percents.append(int(percent.group(1)))
+        else:
+            bad.append(part)
     if not settings or bad:
         raise ValueError(f"{base.name}:{spec!r}: each setting must be FlexHeap<Name>=<value> or HeapPercent=<1-100>, "
                          "joined by '+'" + (f" (not {', '.join(repr(b) for b in bad)})" if bad else ""))
     fraction = base.heap_fraction
-    percents = [int(m.group(1)) for m in map(_HEAP_PERCENT.fullmatch, settings) if m]
     if percents:
         if len(percents) > 1 or not 1 <= percents[0] <= 100:
             raise ValueError(f"{base.name}:{spec!r}: give HeapPercent once, from 1 to 100 (% of the budget)")
         fraction = percents[0] / 100
-    xx = [part for part in settings if _FLEXHEAP_SETTING.fullmatch(part)]
     return Policy(
         f"{base.name}:{'+'.join(settings)}",
         heap_fraction=fraction,
