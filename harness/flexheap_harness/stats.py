@@ -64,6 +64,10 @@ PHASE_PREFIX = "qps:"
 P99_RESPONSE_PREFIX = "p99rsp:"
 P99_SERVICE_PREFIX = "p99svc:"
 DOCS_PREFIX = "docs:"
+# Wall time of a phase that only groups others and has no throughput of its own (OpenSearch's
+# ingest+search phase ends when its documents are in: its time is the ingest rate without
+# opensearch-benchmark's per-second samples). Timed phases with a throughput are not repeated here.
+PHASE_TIME_PREFIX = "time:"
 
 
 def interleave(policies: Sequence[str], reps: int) -> list[tuple[int, str]]:
@@ -166,7 +170,7 @@ def metrics_of(summary: dict[str, Any]) -> dict[str, float]:
         v = summary.get(key)
         if isinstance(v, (int, float)):
             out[key] = float(v)
-    groups: dict[str, dict[str, float]] = {k: {} for k in (PHASE_PREFIX, DOCS_PREFIX, "p99")}
+    groups: dict[str, dict[str, float]] = {k: {} for k in (PHASE_PREFIX, DOCS_PREFIX, PHASE_TIME_PREFIX, "p99")}
     for p in summary.get("phases", []) or []:
         name = p.get("name")
         if not name:
@@ -181,7 +185,10 @@ def metrics_of(summary: dict[str, Any]) -> dict[str, float]:
             groups["p99"][P99_SERVICE_PREFIX + str(name)] = float(p["p99_ms"])
         if isinstance(p.get("docs_per_s"), (int, float)):
             groups[DOCS_PREFIX][DOCS_PREFIX + str(name)] = float(p["docs_per_s"])
-    for g in groups.values():  # all throughputs, then ingest rates, then p99s, each in phase order
+        dur = p.get("duration_s")
+        if not isinstance(qps, (int, float)) and isinstance(dur, (int, float)) and dur > 0:
+            groups[PHASE_TIME_PREFIX][PHASE_TIME_PREFIX + str(name)] = float(dur)
+    for g in groups.values():  # throughputs, ingest rates, group phase times, p99s, each in phase order
         out.update(g)
     return out
 
@@ -195,6 +202,8 @@ def metric_info(metric: str) -> tuple[str, str, bool]:
         return (f"p99 service {metric[len(P99_SERVICE_PREFIX):]}", "ms", False)
     if metric.startswith(DOCS_PREFIX):
         return (f"ingest {metric[len(DOCS_PREFIX):]}", "docs/s", True)
+    if metric.startswith(PHASE_TIME_PREFIX):
+        return (f"time {metric[len(PHASE_TIME_PREFIX):]}", "s", False)
     return METRICS.get(metric, (metric, "", False))
 
 

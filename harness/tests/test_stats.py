@@ -144,3 +144,19 @@ def test_phase_latency_and_ingest_metrics():
     from flexheap_harness.stats import metric_info
     assert metric_info("p99rsp:mixed") == ("p99 response mixed", "ms", False)
     assert metric_info("docs:ingest") == ("ingest ingest", "docs/s", True)
+
+
+def test_group_phase_time_metric():
+    # A phase with a duration and no throughput of its own (OpenSearch's ingest-search, which
+    # ends when its documents are in) is compared by its wall time; a timed phase with a
+    # throughput, or a zero or missing duration, adds no time row.
+    m = metrics_of({"phases": [
+        {"name": "ingest-search", "start_t": 72.1, "end_t": 117.2, "duration_s": 45.069},
+        {"name": "mixed-bulk", "throughput_qps": 2622.0},
+        {"name": "M500k", "throughput_qps": 10, "duration_s": 4.0},
+        {"name": "empty", "duration_s": 0.0},
+        {"name": "unknown", "duration_s": None},
+    ]})
+    assert m == {"qps:mixed-bulk": 2622.0, "qps:M500k": 10.0, "time:ingest-search": 45.069}
+    from flexheap_harness.stats import metric_info
+    assert metric_info("time:ingest-search") == ("time ingest-search", "s", False)
