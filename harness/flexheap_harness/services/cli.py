@@ -35,6 +35,8 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from tabulate import tabulate
+
 from ..integrity import UsageError
 from ..runner import say
 from ..sizes import format_size
@@ -127,9 +129,7 @@ def phase_table(runs: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]
 
 
 def render_markdown(header: list[str], rows: list[list[str]]) -> str:
-    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    out += ["| " + " | ".join(r) + " |" for r in rows]
-    return "\n".join(out) + "\n"
+    return tabulate(rows, headers=header, tablefmt="github", disable_numparse=True) + "\n"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
