@@ -570,6 +570,21 @@ def _sigterm(_signum: int, _frame: Any) -> None:
     raise KeyboardInterrupt
 
 
+def require_service_jdks(args: argparse.Namespace) -> None:
+    """Refuse a policy whose JDK the service workload cannot start on, before anything runs."""
+    workload = getattr(args, "workload", None)
+    if not is_service_workload(workload):
+        return
+    try:
+        service = parse_workload(workload)
+    except ValueError as e:
+        raise UsageError(f"--workload {workload}: {e}") from None
+    for policy in policies_named_in(args):
+        problem = service.jdk_problem(policy.jdk)
+        if problem:
+            raise UsageError(f"policy {policy.name} cannot run {workload}: {problem}; leave it out of the policies")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     program: list[str] | None = None
@@ -586,6 +601,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         require_policy_jdks(policies_named_in(args))  # e.g. g1-26 without the JDK-26 baseline: exit 2
+        require_service_jdks(args)  # e.g. g1-26 on opensearch: exit 2 before any run
         if args.command == "plot":
             return cmd_plot(args)
         if args.command == "oracle":

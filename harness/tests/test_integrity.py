@@ -292,6 +292,25 @@ def test_cli_refuses_a_budget_the_service_native_reserve_fills(monkeypatch, fake
     assert not (tmp_path / "r" / "summary.json").exists()  # nothing ran
 
 
+def test_cli_refuses_jdk26_policies_on_opensearch_before_any_run(monkeypatch, fake_jdk, tmp_path, capsys):
+    # JDK 26 removed sun.misc.Unsafe.defineClass, which OpenSearch 3.4.0's agent calls: every g1-26 run
+    # failed its health check. The harness says so up front, whether or not JDK 26 is built.
+    monkeypatch.setattr(cli, "require_policy_jdks", lambda _p: None)
+    prepared = []
+    monkeypatch.setattr(cli, "prepare_service", lambda *a: prepared.append(a))
+    for policies in ("g1-50,g1-26", "flexheap,g1-27like"):
+        argv = ["compare", "--policies", policies, "--workload", "opensearch:smoke", "--budget", "1536m",
+                "--jdk", str(fake_jdk), "--out", str(tmp_path / "r")]
+        assert cli.main(argv) == 2
+        err = capsys.readouterr().err
+        assert "cannot run opensearch:smoke" in err and "Unsafe.defineClass" in err, err
+    assert not prepared and not (tmp_path / "r").exists()
+    # The same policies on a Spark workload are not refused by this check.
+    argv = ["compare", "--policies", "g1-26", "--workload", "spark:smoke", "--budget", "1536m",
+            "--jdk", str(fake_jdk), "--out", str(tmp_path / "s")]
+    cli.require_service_jdks(cli.build_parser().parse_args(argv))
+
+
 def test_floor_is_cached(monkeypatch, fake_jdk, tmp_path):
     calls = []
     monkeypatch.setattr("flexheap_harness.integrity.measure_floor", lambda j, f: calls.append(f) or 42 * MIB)

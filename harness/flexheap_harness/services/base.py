@@ -160,6 +160,10 @@ class Service:
         """The smallest maximum heap the service starts with (0: any)."""
         return 0
 
+    def jdk_problem(self, jdk: str) -> str | None:
+        """Why the service cannot start on a policy's JDK (policies.JDK_*), or None."""
+        return None
+
     # Inside the run:
     def start(self, ctx: Context) -> None:
         raise NotImplementedError
