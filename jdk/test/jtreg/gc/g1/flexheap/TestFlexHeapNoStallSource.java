@@ -43,6 +43,19 @@ public class TestFlexHeapNoStallSource {
         return Long.parseLong(m.group(1));
     }
 
+    // The mean of gc_rate over the decisions logged after the peak (NaN if none).
+    static double meanGcRateAfterPeak(String out) {
+        int from = out.indexOf("PEAK committed=");
+        Matcher m = Pattern.compile("decision .* gc_rate=([0-9.]+)").matcher(out.substring(Math.max(from, 0)));
+        double sum = 0;
+        int n = 0;
+        while (m.find()) {
+            sum += Double.parseDouble(m.group(1));
+            n++;
+        }
+        return n > 0 ? sum / n : Double.NaN;
+    }
+
     static boolean debugVm() {  // "release", "fastdebug" or "slowdebug"; the children run the same JDK
         return !System.getProperty("jdk.debug", "release").equals("release");
     }
@@ -74,15 +87,24 @@ public class TestFlexHeapNoStallSource {
                            + (stockEnd >> 20) + "M");
         // The ratchet this guards against kept the whole peak. Stock G1 returns to -Xms at the first Remark
         // (MaxHeapFreeRatio); the balance policy keeps what its GC time goal needs, so compare with the peak.
-        // A debug JVM's pauses are several times the product's (asserts), so its GC rate sits near the
-        // goal's shrink threshold and how much comes back in 15 s depends on the host (240-302M of 1024M
-        // kept on our machine; CI failed this test once on fastdebug). There the check is that a quarter came
-        // back, which a ratchet never gives; the release JVM's run of this test holds the half.
+        // The release JVM's run holds the half. A debug JVM's pauses are several times the product's (asserts,
+        // and a per-region cost that grows with the heap), so its GC rate in the churn sits in the goal's dead
+        // band (0.75-1.25 x 1/(1+FlexHeapGCTimeRatio)) on some hosts: 240-302M of 1024M kept on one machine,
+        // 969M on another, where every decision after the peak measured 3-11% of the CPU in GC. There the heap
+        // may stay, but only if the GC goal held it: the decisions after the peak must average at least the
+        // band's low edge, which a ratchet's cheap GCs do not.
         long allowed = debugVm() ? peak * 3 / 4 : peak / 2;
         if (end > allowed) {
-            throw new RuntimeException("FlexHeap kept " + (end >> 20) + "M of its " + (peak >> 20) + "M peak, over "
-                                       + (allowed >> 20) + "M"
-                                       + " (stock G1: " + (stockEnd >> 20) + "M)");
+            double goalLow = 0.75 / (1 + 24);   // FlexHeapGCTimeRatio's default; GoalLowFraction
+            double rate = meanGcRateAfterPeak(out);
+            String why = "FlexHeap kept " + (end >> 20) + "M of its " + (peak >> 20) + "M peak, over "
+                         + (allowed >> 20) + "M (stock G1: " + (stockEnd >> 20) + "M); mean gc_rate after the peak "
+                         + String.format("%.4f", rate);
+            if (!debugVm() || !(rate >= goalLow)) {
+                throw new RuntimeException(why + ", goal's low edge " + String.format("%.4f", goalLow));
+            }
+            System.out.println(why + ": the debug JVM's GC cost holds it (goal's low edge "
+                               + String.format("%.4f", goalLow) + ")");
         }
     }
 }
