@@ -223,6 +223,7 @@ static FlexHeapConfig balance_config() {
   c.rent_filling_cache = true; // FlexHeapRentFillingCache's default
   c.rent_credit_drains = true; // FlexHeapRentCreditDrains's default
   c.refault_evidence = 1.0;    // FlexHeapRefaultEvidencePercent's default
+  c.io_idle_cap = true;        // FlexHeapIOCostIdleCap's default
   return c;
 }
 
@@ -1546,11 +1547,13 @@ TEST(FlexHeapBalanceController, IOCostIdleCapCountsOnlyIdleCpu) {
   SyntheticJvm j = jvm(0.02, 0.25, 0.5);  // a quarter of 2 cores stalled on I/O
   FlexHeapSample s = j.interval(1.0);     // 0.5 CPU-s of stall in 1 s
   s.proc_cpu = 1.8;                       // 0.2 CPU-s idle
-  const double uncapped = FlexHeapController(balance_config()).decide(s).c_io;
+  FlexHeapConfig off = balance_config();
+  off.io_idle_cap = false;                // the paper's Eq. 4: every stalled thread counts
+  const double uncapped = FlexHeapController(off).decide(s).c_io;
   EXPECT_NEAR(0.5, uncapped, 0.05);
 
   FlexHeapConfig cfg = balance_config();
-  cfg.io_idle_cap = true;
+  ASSERT_TRUE(cfg.io_idle_cap);
   EXPECT_NEAR(0.2, FlexHeapController(cfg).decide(s).c_io, 1e-9);
 
   s.proc_cpu = 0.5;                       // 1.5 CPU-s idle: the stall is the smaller bound

@@ -26,7 +26,7 @@
  *          no decisions, no proactive task); with no collector chosen UseFlexHeap selects G1 even where
  *          ergonomics would pick Serial; FlexHeapPolicy, FlexHeapGCTimeRatio, FlexHeapRentPriceMinIOPercent and
  *          FlexHeapRefaultEvidencePercent are validated; paper mode sets its ergonomic defaults;
- *          FlexHeapIOCostIdleCap (off by default) keeps each C_io within the idle CPU time;
+ *          FlexHeapIOCostIdleCap (on by default) keeps each C_io within the idle CPU time;
  *          FlexHeapActivatedRefaults (off by default) reads the kernel's activations at every decision;
  *          FlexHeapProactiveGCInterval can be turned on from 0 at run time.
  * @library /lib
@@ -99,7 +99,7 @@ public class TestFlexHeapConfigurations {
             || !flag(balance, "FlexHeapRentFillingCache").equals("true")
             || !flag(balance, "FlexHeapRentCreditDrains").equals("true")
             || !flag(balance, "FlexHeapRefaultEvidencePercent").equals("100")
-            || !flag(balance, "FlexHeapIOCostIdleCap").equals("false")
+            || !flag(balance, "FlexHeapIOCostIdleCap").equals("true")
             || !flag(balance, "FlexHeapActivatedRefaults").equals("false")) {
             throw new RuntimeException("balance defaults wrong");
         }

@@ -67,7 +67,7 @@ struct FlexHeapConfig {
   double   refault_evidence;    // balance: FlexHeapRefaultEvidencePercent / 100: reads since the cache filled,
                                 // as a fraction of the cache, before their refault share sets the price
                                 // (1.0; 0.1 in earlier builds; 0: at once). Clamped to 0..10
-  bool     io_idle_cap;         // balance: FlexHeapIOCostIdleCap (false): C_io is at most the CPU time the
+  bool     io_idle_cap;         // balance: FlexHeapIOCostIdleCap (true): C_io is at most the CPU time the
                                 // process left idle in the interval (FlexHeapCostModel::idle_cpu)
   bool     activated_refaults;  // balance: FlexHeapActivatedRefaults (false): the refaults that count are the
                                 // kernel's activations (FlexHeapSample::activate_bytes), x 2 RefaultSaturation

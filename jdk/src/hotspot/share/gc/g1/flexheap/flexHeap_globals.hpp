@@ -117,12 +117,13 @@
           "the intervals between pauses that stayed below it. false: only " \
           "intervals above the goal count (builds before this flag)")       \
                                                                             \
-  product(bool, FlexHeapIOCostIdleCap, false,                               \
+  product(bool, FlexHeapIOCostIdleCap, true,                                \
           "With FlexHeapPolicy=balance, count no more mutator I/O stall "   \
           "as lost CPU than the JVM left its CPUs idle in the interval "    \
           "(active processors times the interval, less the process's CPU "  \
           "time): a thread stalled while others keep every CPU busy loses " \
-          "no CPU. false: every stalled thread counts (the paper's Eq. 4)") \
+          "no CPU. false: every stalled thread counts (the paper's Eq. 4; " \
+          "builds before this default)")                                    \
                                                                             \
   product(bool, FlexHeapActivatedRefaults, false,                           \
           "With FlexHeapPolicy=balance, the share of the mutators' I/O "    \
