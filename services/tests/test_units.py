@@ -137,6 +137,19 @@ def test_phase_table_takes_medians_per_policy_and_phase():
     assert term[5] == "40.0" and term[7] == "20.0"  # the failed run is not counted
 
 
+def test_phase_table_gives_span_phases_a_time_row():
+    def run(policy, qps, span_s):
+        return {"policy": policy, "ok": True, "total_s": 10,
+                "phases": [{"name": "ingest-search", "duration_s": span_s},
+                           {"name": "mixed-bulk", "unit": "docs/s", "throughput_qps": qps}]}
+    header, rows = phase_table([run("g1-50", 3000, 39.0), run("g1-50", 3100, 41.0), run("g1-50", 2900, 60.0),
+                                run("flexheap", 3200, 38.0)])
+    by_name = {r[0]: r for r in rows}
+    assert "ingest-search" not in by_name  # no throughput row for a span
+    assert by_name["time ingest-search"][1:] == ["s", "41.0", "", "", "38.0", "", ""]
+    assert by_name["mixed-bulk"][2] == "3000.0"
+
+
 def test_corpus_is_zipf_and_deterministic(tmp_path):
     gen = Generator(CorpusSpec(docs=400, seed=1))
     words = Counter(w for d in gen.documents(0, 400) for w in d["body"].split())

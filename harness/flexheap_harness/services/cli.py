@@ -77,13 +77,16 @@ METRICS = (("throughput_qps", "throughput", "{:.1f}"), ("p50_service_ms", "p50 m
 
 
 def phase_table(runs: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
-    """Median over ok runs per (policy, phase) of throughput, p50 and p99 service time, plus
-    per-policy run totals (bytes read, GC pause, mean committed heap and page cache)."""
+    """Median over ok runs per (policy, phase) of throughput, p50 and p99 service time; a phase
+    with a wall time and no throughput (OpenSearch's ingest, ingest-search and search spans) as a
+    "time <phase>" row in seconds, as the harness's comparison has it; plus per-policy run totals
+    (bytes read, GC pause, mean committed heap and page cache)."""
     per: dict[tuple[str, str], dict[str, list[float]]] = {}
     units: dict[str, str] = {}
     policies: list[str] = []
     phases: list[str] = []
     totals: dict[str, dict[str, list[float]]] = {}
+    spans: dict[str, dict[str, list[float]]] = {}  # phase -> policy -> wall times (s)
     for s in runs:
         if not s.get("ok"):
             continue
@@ -97,7 +100,11 @@ def phase_table(runs: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]
         for p in s.get("phases", []):
             name = p.get("name")
             if not isinstance(p.get("throughput_qps"), (int, float)):
-                continue  # a span-only record (an opensearch-benchmark phase's start and end)
+                # a span-only record (an opensearch-benchmark phase's start and end): its wall time
+                dur = p.get("duration_s")
+                if name and isinstance(dur, (int, float)) and dur > 0:
+                    spans.setdefault(name, {}).setdefault(pol, []).append(float(dur))
+                continue
             if name not in phases:
                 phases.append(name)
             if p.get("unit"):
@@ -114,6 +121,12 @@ def phase_table(runs: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]
             for key, _, fmt in METRICS:
                 vals = per.get((pol, ph), {}).get(key)
                 row.append(fmt.format(statistics.median(vals)) if vals else "-")
+        rows.append(row)
+    for ph, by_policy in spans.items():
+        row = [f"time {ph}", "s"]
+        for pol in policies:
+            vals = by_policy.get(pol)
+            row += [f"{statistics.median(vals):.1f}" if vals else "-", "", ""]
         rows.append(row)
     for key, label, size in (("total_s", "run time s", False), ("read_bytes", "bytes read", True),
                              ("gc_pause_ms", "GC pause ms", False),
