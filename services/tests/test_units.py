@@ -28,6 +28,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -273,6 +274,40 @@ def test_a_client_worker_that_left_its_process_group_is_still_killed(tmp_path: P
         assert not psutil.pid_exists(worker) or psutil.Process(worker).status() == psutil.STATUS_ZOMBIE
     finally:
         client.kill()
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+
+
+@pytest.mark.parametrize("leader_done", [False, True], ids=["leader-running", "leader-exited"])
+def test_terminate_kills_a_group_member_that_ignores_sigterm_and_outlives_its_leader(leader_done):
+    # After a timed-out run, opensearch-benchmark's actor processes stayed in the client's
+    # group through SIGTERM once the client itself had exited; every later run's client then
+    # refused to start. The member here ignores SIGTERM (inherited across exec) and stays.
+    leader = "exit 0" if leader_done else "sleep 300"
+    client = subprocess.Popen(["sh", "-c", f"(trap '' TERM; exec sleep 300) & {leader}"],
+                              start_new_session=True)
+    try:
+        if leader_done:
+            client.wait(timeout=10)
+        time.sleep(0.3)
+        assert _group_alive(client.pid)  # the member is there (and survives SIGTERM below)
+        base.terminate(client, 1)
+        deadline = time.time() + 5
+        while _group_alive(client.pid) and time.time() < deadline:
+            time.sleep(0.05)
+        assert not _group_alive(client.pid)
+        assert client.returncode is not None
+    finally:
+        try:
+            os.killpg(client.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 # The kernel's delay accounting for unprivileged service JVMs (stall_source.py).

@@ -229,21 +229,25 @@ def spawn(ctx: Context, argv: list[str], name: str, env: dict[str, str] | None =
 
 
 def terminate(p: subprocess.Popen[bytes], grace_s: float = 30.0) -> None:
-    """SIGTERM to the process group, SIGKILL after grace_s."""
-    if p.poll() is not None:
-        return
-    try:
-        os.killpg(p.pid, signal.SIGTERM)
-    except ProcessLookupError:
-        return
-    try:
-        p.wait(timeout=grace_s)
-    except subprocess.TimeoutExpired:
+    """SIGTERM to the process group, then SIGKILL to whatever is left of the group once its
+    leader has exited, or after grace_s. A member can outlive its leader: after a timed-out
+    run opensearch-benchmark's actor processes stayed in the client's group through SIGTERM,
+    and every later run's client refused to start ("other OSB processes running")."""
+    if p.poll() is None:
+        _signal_group(p.pid, signal.SIGTERM)
         try:
-            os.killpg(p.pid, signal.SIGKILL)
-        except ProcessLookupError:
+            p.wait(timeout=grace_s)
+        except subprocess.TimeoutExpired:
             pass
-        p.wait(timeout=10)
+    _signal_group(p.pid, signal.SIGKILL)
+    p.wait(timeout=10)
+
+
+def _signal_group(pgid: int, sig: int) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except ProcessLookupError:  # the group is empty
+        pass
 
 
 def find_pid(candidates: list[int], needle: str) -> int | None:
