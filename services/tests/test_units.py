@@ -286,9 +286,8 @@ def _group_alive(pgid: int) -> bool:
 
 @pytest.mark.parametrize("leader_done", [False, True], ids=["leader-running", "leader-exited"])
 def test_terminate_kills_a_group_member_that_ignores_sigterm_and_outlives_its_leader(leader_done):
-    # After a timed-out run, opensearch-benchmark's actor processes stayed in the client's
-    # group through SIGTERM once the client itself had exited; every later run's client then
-    # refused to start. The member here ignores SIGTERM (inherited across exec) and stays.
+    # A client's worker that ignores SIGTERM (inherited across exec) stays in the group after
+    # its leader is gone; terminate() must still kill it.
     leader = "exit 0" if leader_done else "sleep 300"
     client = subprocess.Popen(["sh", "-c", f"(trap '' TERM; exec sleep 300) & {leader}"],
                               start_new_session=True)
@@ -308,6 +307,48 @@ def test_terminate_kills_a_group_member_that_ignores_sigterm_and_outlives_its_le
             os.killpg(client.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+
+
+_DAEMON = """
+import os, signal, sys, time
+if os.fork():
+    os._exit(0)  # the client exits; its child daemonizes as opensearch-benchmark's actor system does
+os.setsid()
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+open(sys.argv[1], "w").write(str(os.getpid()))
+time.sleep(300)
+"""
+
+
+def test_kill_by_environ_reaches_a_daemon_that_left_the_clients_session(tmp_path):
+    # opensearch-benchmark's actor system double-forks into a session of its own; after a
+    # client killed mid-run it stayed, and every later client exited 64. terminate() cannot
+    # reach it (another group, reparented to init); the client's environment marks it.
+    pidfile = tmp_path / "daemon.pid"
+    env = dict(os.environ, FLEXHEAP_TEST_MARK=str(tmp_path))
+    client = subprocess.Popen([sys.executable, "-c", _DAEMON, str(pidfile)], env=env, start_new_session=True)
+    daemon = None
+    try:
+        deadline = time.time() + 10
+        while not (pidfile.exists() and pidfile.read_text()) and time.time() < deadline:
+            time.sleep(0.05)
+        daemon = int(pidfile.read_text())
+        base.terminate(client, 1)
+        time.sleep(0.2)
+        assert psutil.pid_exists(daemon) and os.getsid(daemon) != client.pid  # out of terminate()'s reach
+        assert base.kill_by_environ("FLEXHEAP_TEST_MARK", str(tmp_path) + "-other") == []
+        assert base.kill_by_environ("FLEXHEAP_TEST_MARK", str(tmp_path)) == [daemon]
+        deadline = time.time() + 5
+        while psutil.pid_exists(daemon) and psutil.Process(daemon).status() != psutil.STATUS_ZOMBIE \
+                and time.time() < deadline:
+            time.sleep(0.05)
+        assert not psutil.pid_exists(daemon) or psutil.Process(daemon).status() == psutil.STATUS_ZOMBIE
+    finally:
+        if daemon is not None:
+            try:
+                os.kill(daemon, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
 
 # The kernel's delay accounting for unprivileged service JVMs (stall_source.py).

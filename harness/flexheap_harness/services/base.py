@@ -230,9 +230,8 @@ def spawn(ctx: Context, argv: list[str], name: str, env: dict[str, str] | None =
 
 def terminate(p: subprocess.Popen[bytes], grace_s: float = 30.0) -> None:
     """SIGTERM to the process group, then SIGKILL to whatever is left of the group once its
-    leader has exited, or after grace_s. A member can outlive its leader: after a timed-out
-    run opensearch-benchmark's actor processes stayed in the client's group through SIGTERM,
-    and every later run's client refused to start ("other OSB processes running")."""
+    leader has exited, or after grace_s: a member can ignore SIGTERM and outlive its leader.
+    A daemon that left the group (setsid) is out of reach here: see kill_by_environ."""
     if p.poll() is None:
         _signal_group(p.pid, signal.SIGTERM)
         try:
@@ -248,6 +247,23 @@ def _signal_group(pgid: int, sig: int) -> None:
         os.killpg(pgid, sig)
     except ProcessLookupError:  # the group is empty
         pass
+
+
+def kill_by_environ(key: str, value: str) -> list[int]:
+    """SIGKILLs every process whose environment has key=value and returns their pids. This
+    reaches what a client left behind after double-forking into a session of its own, which
+    neither its process group nor its process tree still holds: opensearch-benchmark's actor
+    system does that, and a client killed mid-run (a timeout, a thrashing abort) leaves it
+    running, after which every later client exits 64 ("other OSB processes running")."""
+    killed = []
+    for p in psutil.process_iter():
+        try:
+            if p.pid != os.getpid() and p.environ().get(key) == value:
+                p.kill()
+                killed.append(p.pid)
+        except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+            continue
+    return killed
 
 
 def find_pid(candidates: list[int], needle: str) -> int | None:

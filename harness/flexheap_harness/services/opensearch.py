@@ -50,7 +50,7 @@ from typing import Any, Callable
 from ..jdk import repo_root
 from ..policies import JDK_26
 from .base import (Context, Service, cache_dir, chown_tree, ensure_user, fetch, find_pid, initial_heap,
-                   parse_options, spawn, terminate, descendants)
+                   kill_by_environ, parse_options, spawn, terminate, descendants)
 from .run import phase_record
 
 PRESETS: dict[str, dict[str, Any]] = {
@@ -448,6 +448,9 @@ class OpenSearch(Service):
                     # --quiet: OSB 2.4.0's progress line crashes on time-period tasks in a parallel block.
                     "--offline", "--quiet", "--client-options=timeout:300", "--on-error=continue",
                     "--results-format=csv", f"--results-file={ctx.run_dir / f'osb-{phase}.csv'}"]
+            left = self._kill_osb_daemons()
+            if left:
+                ctx.log(f"    warning: killed {len(left)} opensearch-benchmark process(es) an earlier client left running")
             ctx.log(f"    [{time.time() - ctx.t0:6.1f}s] phase {phase} start")
             start = time.time()
             client = spawn(ctx, argv, f"osb-{phase}", env=env, in_cgroup=False)  # the load generator is not budgeted
@@ -490,10 +493,16 @@ class OpenSearch(Service):
                 "index_store_bytes": index_bytes, "index_docs": docs, "corpus_bytes": self.data_bytes(),
                 "osb": osb_runs, "params": self.params}
 
+    def _kill_osb_daemons(self) -> list[int]:
+        # Every client runs with BENCHMARK_HOME=osb_home, and so does the actor system it
+        # daemonizes into a session of its own (out of reach of terminate()).
+        return kill_by_environ("BENCHMARK_HOME", str(self.osb_home))
+
     def stop(self, ctx: Context) -> None:
         for p in ctx.procs:
             if p is not self.server:
                 terminate(p, 5)
+        self._kill_osb_daemons()
         if self.server is not None:
             terminate(self.server, 60)
         if self.node is not None and self.node.exists():
