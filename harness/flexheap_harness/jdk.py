@@ -102,7 +102,7 @@ def find_jdk(explicit: str | None = None, allow_fallback: bool = True) -> tuple[
 # ---------------------------------------------------------------- the stock OpenJDK 26 baseline
 
 JDK26_BUILD_COMMAND = "bash jdk/baseline/build-jdk26.sh"
-JDK26_BUILD_TIME = "a full OpenJDK image, about 70 min on 2 busy cores, once"
+JDK26_BUILD_TIME = "a full OpenJDK image, 25-70 min on 2 cores, once"
 
 
 class MissingJdkError(ValueError):
