@@ -82,8 +82,9 @@ struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i
   unsigned mutators;            // M
   bool     io_available;        // false: no stall source, controller runs on GC cost alone
   double   io_stall;            // sum of mutator stall time in the interval (s)
-  double   proc_cpu;            // CPU time of the whole process (user + system) in the interval (s);
-                                // negative: unknown or not read (FlexHeapIOCostIdleCap off)
+  double   proc_cpu;            // CPU time of the whole process (user + system) in the interval (s), at the
+                                // rate the signal sampler last measured; negative: unknown or not read
+                                // (FlexHeapIOCostIdleCap off)
   size_t   committed;           // bytes, capacity()
   size_t   max_capacity;        // bytes, MaxHeapSize
   size_t   min_capacity;        // bytes, MinHeapSize (-Xms)

@@ -48,8 +48,6 @@
 #include "services/threadService.hpp"
 #include "utilities/align.hpp"
 
-#include <time.h>
-
 FlexHeapConfig G1FlexHeap::config() {
   FlexHeapConfig cfg = FlexHeapConfig();
   cfg.policy = G1FlexHeapArguments::is_paper_policy() ? FlexHeapPolicyKind::Paper : FlexHeapPolicyKind::Balance;
@@ -71,29 +69,14 @@ FlexHeapConfig G1FlexHeap::config() {
   return cfg;
 }
 
-// The process's CPU time, user and system, in seconds; negative if unknown.
-// On Linux to the nanosecond: os::getTimesSecs' clock ticks (10 ms) would
-// round the few-ms intervals between a young pause and a Remark to no idle.
-static double process_cpu_seconds() {
-#ifdef LINUX
-  struct timespec ts;
-  return clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == 0 ?
-         (double)ts.tv_sec + (double)ts.tv_nsec / NANOSECS_PER_SEC : -1.0;
-#else
-  double real, user, sys;
-  return os::getTimesSecs(&real, &user, &sys) ? user + sys : -1.0;
-#endif
-}
-
 G1FlexHeap::G1FlexHeap(G1CollectedHeap* g1h, const FlexHeapConfig& cfg, FlexHeapIOStall* iostall) :
   _g1h(g1h),
   _controller(cfg),
   _iostall(iostall),
-  _signals(new G1FlexHeapSignals(g1h, iostall)),
+  _signals(new G1FlexHeapSignals(g1h, iostall, _controller.caps_io_by_idle_cpu())),
   _proactive(new G1FlexHeapProactiveGCTask(iostall, _signals)),
   _last_pause_end_ns(os::javaTimeNanos()),
   _last_stall_ns(iostall->total_stall_ns()),
-  _last_proc_cpu_s(_controller.caps_io_by_idle_cpu() ? process_cpu_seconds() : -1.0),
   _used_at_pause_start(0),
   _own_marking(false),
   _expansion_ceiling(0) {}
@@ -286,8 +269,6 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   pause_begin_ns = MIN2(pause_begin_ns, start_ns);
   const G1FlexHeapSignals::Reading r = _signals->consume();
   const uint64_t stall_now = r.stall_sampled ? r.stall_ns : _iostall->total_stall_ns();
-  // Not read otherwise: the process clock sums the CPU time of every thread.
-  const double proc_cpu_now = _controller.caps_io_by_idle_cpu() ? process_cpu_seconds() : -1.0;
 
   FlexHeapSample s = FlexHeapSample();
   s.t_stw = (double)(start_ns - pause_begin_ns) / NANOSECS_PER_SEC;
@@ -298,7 +279,8 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   s.mutators = (unsigned)MAX2(ThreadService::get_live_thread_count(), 1);
   s.io_available = _iostall->is_available();
   s.io_stall = (double)(stall_now - MIN2(_last_stall_ns, stall_now)) / NANOSECS_PER_SEC;
-  s.proc_cpu = proc_cpu_now >= 0.0 && _last_proc_cpu_s >= 0.0 ? MAX2(proc_cpu_now - _last_proc_cpu_s, 0.0) : -1.0;
+  // The sampler's busy rate (at most SampleIntervalMs old) over this interval.
+  s.proc_cpu = r.proc_busy >= 0.0 ? r.proc_busy * (s.t_stw + s.t_mut) : -1.0;
   s.committed = _g1h->capacity();
   s.max_capacity = _g1h->max_capacity();
   s.min_capacity = MinHeapSize;
@@ -423,7 +405,6 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
          "committed %zu outside [%zu, %zu]", _g1h->capacity(), MinHeapSize, MaxHeapSize);
 
   _last_stall_ns = stall_now;
-  _last_proc_cpu_s = proc_cpu_now;
   _last_pause_end_ns = os::javaTimeNanos();
 
   const char* policy = _controller.config().policy == FlexHeapPolicyKind::Paper ? "paper" : "balance";

@@ -49,7 +49,6 @@ class G1FlexHeap : public CHeapObj<mtGC> {
   G1FlexHeapProactiveGCTask* const _proactive;
   jlong _last_pause_end_ns;     // end of the previous decision
   uint64_t _last_stall_ns;
-  double _last_proc_cpu_s;      // process CPU time at the previous decision (negative: unknown)
   size_t _used_at_pause_start;
   bool _own_marking;            // the last concurrent cycle began at our proactive pause
   volatile size_t _expansion_ceiling; // the last decision's memory ceiling (0: none)

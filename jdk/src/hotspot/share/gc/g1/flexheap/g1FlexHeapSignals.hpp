@@ -36,8 +36,10 @@ class Thread;
 // or its usage (OSContainer::memory_usage_in_bytes(), kernel memory included),
 // the memory limit (os::physical_memory()), the bytes the JVM
 // read from storage (/proc/self/io), the CPU time of G1's concurrent threads
-// (one clock per thread) and, for the delay-accounting backend (one netlink
-// query per thread), the mutator I/O stall. A G1 service task samples them
+// (one clock per thread), for FlexHeapIOCostIdleCap the CPU time of the whole
+// process (a clock the kernel sums over every thread) and, for the
+// delay-accounting backend (one netlink query per thread), the mutator I/O
+// stall. A G1 service task samples them
 // every SampleIntervalMs and the pause reads the latest values, at most that
 // old, instead of reading files and clocks while mutators wait.
 //
@@ -64,6 +66,9 @@ class G1FlexHeapSignals : public G1ServiceTask {
     uint64_t stall_ns;          // total mutator stall (monotonic), if sampled
     size_t   memory_limit;      // bytes: os::physical_memory(), the container's limit if there is one
     size_t   non_heap;          // bytes outside the page cache and the heap's resident pages (0: unknown)
+    double   proc_busy;         // CPUs the process kept busy (CPU-s/s) from the sample before the previous
+                                // decision to the latest; the last such rate if none came since; negative:
+                                // unknown or not sampled
   };
 
  private:
@@ -77,6 +82,7 @@ class G1FlexHeapSignals : public G1ServiceTask {
   G1CollectedHeap* const _g1h;
   FlexHeapIOStall* const _iostall;
   const bool _sample_stall;     // the stall source is too slow for a pause
+  const bool _sample_proc_cpu;  // FlexHeapIOCostIdleCap applies
 
   // Where S_io and the refaults come from.
   char _stat_path[512];             // memory.stat of our memory cgroup, "" if none
@@ -101,21 +107,28 @@ class G1FlexHeapSignals : public G1ServiceTask {
   uint64_t _stall_ns;           // monotonic, if _sample_stall
   size_t _memory_limit;
   size_t _non_heap;             // memory beyond the page cache and the heap's resident pages, at the last count
+  jlong _proc_cpu_ns;           // process CPU time at the latest sample (negative: unknown)
+  jlong _proc_cpu_at_ns;        // when it was taken (os::javaTimeNanos)
   uint _samples_since_resident;
   // As of the previous decision.
   uint64_t _consumed_refault_pages;
   uint64_t _consumed_activate_pages;
   uint64_t _consumed_read_bytes;
+  jlong _consumed_proc_cpu_ns;
+  jlong _consumed_proc_cpu_at_ns;
+  double _proc_busy;
 
   void find_memory_stat();
   // join: publish inside the suspendible thread set (false only before the
   // heap is in use).
   void sample_files(bool join);
   void sample_threads(bool join);
+  void sample_process_cpu(bool join);
   size_t heap_resident_bytes() const;
 
  public:
-  G1FlexHeapSignals(G1CollectedHeap* g1h, FlexHeapIOStall* iostall);
+  // sample_proc_cpu: sample the process's CPU time (FlexHeapIOCostIdleCap).
+  G1FlexHeapSignals(G1CollectedHeap* g1h, FlexHeapIOStall* iostall, bool sample_proc_cpu);
 
   // Takes a first sample and starts the periodic task.
   void start();
