@@ -26,7 +26,8 @@
  *          no decisions, no proactive task); with no collector chosen UseFlexHeap selects G1 even where
  *          ergonomics would pick Serial; FlexHeapPolicy, FlexHeapGCTimeRatio, FlexHeapRentPriceMinIOPercent and
  *          FlexHeapRefaultEvidencePercent are validated; paper mode sets its ergonomic defaults;
- *          FlexHeapIOCostIdleCap (on by default) keeps each C_io within the idle CPU time;
+ *          FlexHeapIOCostIdleCap (on by default) keeps each C_io within the idle CPU time, from a
+ *          process clock sampled off the pause (not at all with the cap off);
  *          FlexHeapActivatedRefaults (off by default) reads the kernel's activations at every decision;
  *          FlexHeapProactiveGCInterval can be turned on from 0 at run time.
  * @library /lib
@@ -144,6 +145,20 @@ public class TestFlexHeapConfigurations {
             checked++;
         }
         if (checked == 0) throw new RuntimeException("no decision to check");
+        // The signal task samples the process clock (off the pause, every 250 ms): only decisions
+        // before its second sample lack a rate, so most decisions have one.
+        long known = proc.values().stream().filter(v -> v >= 0.0).count();
+        if (known * 2 < proc.size()) {
+            throw new RuntimeException("proc_cpu known at " + known + " of " + proc.size() + " decisions:\n" + capped);
+        }
+        // With the cap off the process clock is not sampled at all.
+        String uncapped = FlexHeapTestSupport.java(FlexHeapTestSupport.withClasses(
+                "-XX:+UseFlexHeap", "-Xmx256m", "-XX:-FlexHeapIOCostIdleCap", "-Xlog:gc+flexheap=debug",
+                "FlexHeapPhases", "1", "1", "2", file)).shouldHaveExit(0).output();
+        Map<Long, Double> procOff = FlexHeapTestSupport.inputs(uncapped, "proc_cpu");
+        if (procOff.isEmpty() || procOff.values().stream().anyMatch(v -> v >= 0.0)) {
+            throw new RuntimeException("proc_cpu read with FlexHeapIOCostIdleCap off:\n" + uncapped);
+        }
 
         // Without FlexHeapActivatedRefaults no activations are read ...
         if (FlexHeapTestSupport.inputs(capped, "activate_bytes").values().stream().anyMatch(v -> v >= 0.0)) {
