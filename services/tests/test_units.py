@@ -320,6 +320,21 @@ time.sleep(300)
 """
 
 
+
+def _daemon_pid(pidfile: Path) -> int:
+    deadline = time.time() + 10
+    while not (pidfile.exists() and pidfile.read_text()) and time.time() < deadline:
+        time.sleep(0.05)
+    return int(pidfile.read_text())
+
+
+def _kill_quietly(pid: int | None) -> None:
+    if pid is not None:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
 def test_kill_by_environ_reaches_a_daemon_that_left_the_clients_session(tmp_path):
     # opensearch-benchmark's actor system double-forks into a session of its own; after a
     # client killed mid-run it stayed, and every later client exited 64. terminate() cannot
@@ -329,10 +344,7 @@ def test_kill_by_environ_reaches_a_daemon_that_left_the_clients_session(tmp_path
     client = subprocess.Popen([sys.executable, "-c", _DAEMON, str(pidfile)], env=env, start_new_session=True)
     daemon = None
     try:
-        deadline = time.time() + 10
-        while not (pidfile.exists() and pidfile.read_text()) and time.time() < deadline:
-            time.sleep(0.05)
-        daemon = int(pidfile.read_text())
+        daemon = _daemon_pid(pidfile)
         base.terminate(client, 1)
         time.sleep(0.2)
         assert psutil.pid_exists(daemon) and os.getsid(daemon) != client.pid  # out of terminate()'s reach
@@ -344,11 +356,25 @@ def test_kill_by_environ_reaches_a_daemon_that_left_the_clients_session(tmp_path
             time.sleep(0.05)
         assert not psutil.pid_exists(daemon) or psutil.Process(daemon).status() == psutil.STATUS_ZOMBIE
     finally:
-        if daemon is not None:
-            try:
-                os.kill(daemon, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        _kill_quietly(daemon)
+
+
+def test_spawn_marks_a_client_so_the_runs_teardown_reaches_its_daemon(tmp_path):
+    # run.py's teardown kills by RUN_MARK what left the client's group and tree.
+    pidfile = tmp_path / "daemon.pid"
+    ctx = base.Context(run_dir=tmp_path, jdk=None, jvm_flags=[], max_heap=0, budget=None, cgroup=None,
+                       log=print, t0=time.time())
+    client = base.spawn(ctx, [sys.executable, "-c", _DAEMON, str(pidfile)], "client", in_cgroup=False)
+    daemon = None
+    try:
+        daemon = _daemon_pid(pidfile)
+        client.wait(timeout=10)
+        assert psutil.Process(daemon).environ()[base.RUN_MARK] == str(tmp_path)
+        assert base.kill_by_environ(base.RUN_MARK, str(tmp_path)) == [daemon]
+    finally:
+        for f in ctx.files:
+            f.close()
+        _kill_quietly(daemon)
 
 
 # The kernel's delay accounting for unprivileged service JVMs (stall_source.py).

@@ -204,11 +204,17 @@ def chown_tree(path: Path, user: pwd.struct_passwd) -> None:
             os.chown(os.path.join(root, n), user.pw_uid, user.pw_gid, follow_symlinks=False)
 
 
+# Set in the environment of every process spawn() starts, to its run's directory: what a client
+# leaves behind, even in a session of its own, still carries it (kill_by_environ).
+RUN_MARK = "FLEXHEAP_SERVICE_RUN"
+
+
 def spawn(ctx: Context, argv: list[str], name: str, env: dict[str, str] | None = None,
           cwd: Path | None = None, user: pwd.struct_passwd | None = None,
           in_cgroup: bool = True) -> subprocess.Popen[bytes]:
     """Starts a process with stdout/stderr in run_dir/<name>.out/.err, in its own session;
-    between fork and exec it joins the run cgroup (as root) and then drops to `user`."""
+    between fork and exec it joins the run cgroup (as root) and then drops to `user`. Its
+    environment carries RUN_MARK."""
     out = open(ctx.run_dir / f"{name}.out", "wb")
     err = open(ctx.run_dir / f"{name}.err", "wb")
     ctx.files += [out, err]
@@ -222,6 +228,7 @@ def spawn(ctx: Context, argv: list[str], name: str, env: dict[str, str] | None =
             os.setgid(user.pw_gid)
             os.setuid(user.pw_uid)
 
+    env = dict(os.environ if env is None else env, **{RUN_MARK: str(ctx.run_dir)})
     p = subprocess.Popen(argv, stdout=out, stderr=err, stdin=subprocess.DEVNULL, cwd=cwd or ctx.run_dir,
                          env=env, preexec_fn=preexec, start_new_session=True)
     ctx.procs.append(p)

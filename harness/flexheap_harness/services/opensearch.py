@@ -448,7 +448,9 @@ class OpenSearch(Service):
                     # --quiet: OSB 2.4.0's progress line crashes on time-period tasks in a parallel block.
                     "--offline", "--quiet", "--client-options=timeout:300", "--on-error=continue",
                     "--results-format=csv", f"--results-file={ctx.run_dir / f'osb-{phase}.csv'}"]
-            left = self._kill_osb_daemons()
+            # What an earlier harness, killed before its teardown, left running: every client and
+            # the actor system it daemonizes carry BENCHMARK_HOME, and OSB refuses to start beside them.
+            left = kill_by_environ("BENCHMARK_HOME", str(self.osb_home))
             if left:
                 ctx.log(f"    warning: killed {len(left)} opensearch-benchmark process(es) an earlier client left running")
             ctx.log(f"    [{time.time() - ctx.t0:6.1f}s] phase {phase} start")
@@ -493,16 +495,10 @@ class OpenSearch(Service):
                 "index_store_bytes": index_bytes, "index_docs": docs, "corpus_bytes": self.data_bytes(),
                 "osb": osb_runs, "params": self.params}
 
-    def _kill_osb_daemons(self) -> list[int]:
-        # Every client runs with BENCHMARK_HOME=osb_home, and so does the actor system it
-        # daemonizes into a session of its own (out of reach of terminate()).
-        return kill_by_environ("BENCHMARK_HOME", str(self.osb_home))
-
     def stop(self, ctx: Context) -> None:
         for p in ctx.procs:
             if p is not self.server:
                 terminate(p, 5)
-        self._kill_osb_daemons()
         if self.server is not None:
             terminate(self.server, 60)
         if self.node is not None and self.node.exists():

@@ -41,7 +41,7 @@ from ..policies import jvm_flags, max_heap_bytes
 from ..sampling import Sampler
 from ..sizes import format_size
 from ..thrash import thrashing
-from .base import Context, Service, kill_processes, process_tree
+from .base import RUN_MARK, Context, Service, kill_by_environ, kill_processes, process_tree
 from .stall_source import delay_accounting
 
 
@@ -164,6 +164,9 @@ def run_service_once(cfg: "runner.RunConfig", service: Service, log: Callable[[s
             stall_setting.close()
             sampler.stop()
             kill_processes(started)
+            # ... and what had left both by then: a daemon in a session of its own, re-parented
+            # to init (opensearch-benchmark's actor system), by the mark spawn() gave it.
+            kill_by_environ(RUN_MARK, str(rd))
             if cgroup:
                 runner.leave_run_cgroup(cgroup, summary, warnings)
             for f in ctx.files:
