@@ -51,34 +51,43 @@ def _link(m: Manifest, output: Path, rel: str) -> str:
 SAME_BUDGET = 0.03
 
 
-def setting(e: Entry, data: Any) -> tuple[str, str, str, float] | None:
-    """What an entry measured, as its runs record it: (section, workload, device, budget in bytes);
-    None when the JSON does not say (such an entry is never superseded)."""
+Setting = tuple[str, str, str, float, bool]
+
+
+def setting(e: Entry, data: Any) -> Setting | None:
+    """What an entry measured, as its runs record it: (section, workload, device, budget in bytes,
+    whether it holds a sweep's oracle); None when the JSON does not say (such an entry is never
+    superseded)."""
     if result_kind(data) != "comparison":
         return None
     r = (data.get("runs") or [{}])[0]
     if not r.get("workload") or not r.get("budget") or not r.get("device"):
         return None
-    return e.section, str(r["workload"]), str(r["device"]), float(r["budget"])
+    return e.section, str(r["workload"]), str(r["device"]), float(r["budget"]), bool(data.get("oracle"))
 
 
-def _same_setting(a: tuple[str, str, str, float], b: tuple[str, str, str, float]) -> bool:
-    return a[:3] == b[:3] and abs(a[3] - b[3]) <= SAME_BUDGET * max(a[3], b[3])
+def _supersedes(later: Setting, earlier: Setting) -> bool:
+    """A later result of the same setting replaces an earlier one, but only a later sweep replaces a
+    sweep: a comparison without static caps would take the setting's best static cap and per-phase
+    oracle out of the document."""
+    return (later[:3] == earlier[:3] and abs(later[3] - earlier[3]) <= SAME_BUDGET * max(later[3], earlier[3])
+            and (later[4] or not earlier[4]))
 
 
 Split = tuple[list[Entry], list[Entry]]  # split(m): (current, superseded)
 
 
 def split(m: Manifest) -> Split:
-    """(current, superseded). An entry is superseded when a later entry measured the same setting and
-    it is no summary row (label): the document keeps each setting's newest result, the history the
-    rest. Without a history file in the manifest every entry is current."""
+    """(current, superseded). An entry is superseded when a later entry measured the same setting (a
+    sweep only by a later sweep) and it is no summary row (label): the document keeps each setting's
+    newest result and newest sweep, the history the rest. Without a history file in the manifest every
+    entry is current."""
     if m.history is None:
         return list(m.entries), []
     keys = [setting(e, read_json(m.root / e.data)) for e in m.entries]
     current, superseded = [], []
     for i, (e, k) in enumerate(zip(m.entries, keys)):
-        later = k is not None and any(o is not None and _same_setting(k, o) for o in keys[i + 1:])
+        later = k is not None and any(o is not None and _supersedes(o, k) for o in keys[i + 1:])
         (superseded if later and not e.label else current).append(e)
     return current, superseded
 
@@ -104,7 +113,8 @@ def render(m: Manifest, output: Path | None = None, parts: Split | None = None) 
            ""]
     if superseded and m.history is not None:
         n = len(superseded)
-        out += [f"This document keeps the newest result of each setting (workload, budget, device) and every "
+        out += [f"This document keeps the newest result of each setting (workload, budget, device), its newest "
+                f"static sweep (with the best static cap and the per-phase oracle) and every "
                 f"summary row. {n} earlier result{'s' if n != 1 else ''} of settings measured again below "
                 f"{'are' if n != 1 else 'is'} in [{m.history.name}]({_rel(m.history, output)}), with "
                 "commands, data and notes.", ""]

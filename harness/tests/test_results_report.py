@@ -514,6 +514,31 @@ def test_a_later_result_of_the_same_setting_moves_the_earlier_one_to_the_history
     assert "results-history.md is not what" in capsys.readouterr().err
 
 
+def swept(docs: Path, name: str, workload: str, budget: int) -> str:
+    """measured(), with a sweep's oracle in the JSON (a `sweep` folder's comparison.json)."""
+    path = measured(docs, name, workload, budget)
+    data = json.loads((docs.parent / path).read_text())
+    data["oracle"] = {"oracle_s": 1.0}
+    (docs.parent / path).write_text(json.dumps(data))
+    return path
+
+
+def test_only_a_later_sweep_moves_a_sweep_with_its_oracle_to_the_history(docs):
+    gib = 1 << 30
+    docs.write_text(HEADER.replace('output = "../results.md"\n',
+                                   'output = "../results.md"\nhistory = "../results-history.md"\n')
+                    + entry("comparisons", "old compare", measured(docs, "a", "M1", gib), COMPARE_CMD)
+                    + entry("comparisons", "old sweep", swept(docs, "b", "M1", gib), COMPARE_CMD)
+                    + entry("comparisons", "new compare", measured(docs, "c", "M1", gib), COMPARE_CMD)
+                    + entry("comparisons", "M2 sweep", swept(docs, "d", "M2", gib), COMPARE_CMD)
+                    + entry("comparisons", "new M2 sweep", swept(docs, "e", "M2", gib), COMPARE_CMD)
+                    + entry("comparisons", "M2 compare", measured(docs, "f", "M2", gib), COMPARE_CMD))
+    current, superseded = results_report.split(results_manifest.load(docs))
+    # a compare replaces the compare before it, never a sweep; a sweep replaces both
+    assert [e.title for e in superseded] == ["old compare", "M2 sweep"]
+    assert [e.title for e in current] == ["old sweep", "new compare", "new M2 sweep", "M2 compare"]
+
+
 def test_without_a_history_file_every_entry_stays_in_the_document(docs):
     docs.write_text(HEADER + entry("comparisons", "old M1", measured(docs, "a", "M1", 1 << 30), COMPARE_CMD)
                     + entry("comparisons", "new M1", measured(docs, "b", "M1", 1 << 30), COMPARE_CMD))
