@@ -31,7 +31,7 @@ from __future__ import annotations
 import difflib
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import oracle, provenance, results_summary
 from .compare import render_markdown, render_policy_rows
@@ -51,27 +51,32 @@ def _link(m: Manifest, output: Path, rel: str) -> str:
 SAME_BUDGET = 0.03
 
 
-Setting = tuple[str, str, str, float, bool]
+class Setting(NamedTuple):
+    """What an entry measured, as its runs record it."""
+    section: str
+    workload: str
+    device: str
+    budget: float  # bytes
+    swept: bool    # the entry holds a sweep's static caps and per-phase oracle
 
 
 def setting(e: Entry, data: Any) -> Setting | None:
-    """What an entry measured, as its runs record it: (section, workload, device, budget in bytes,
-    whether it holds a sweep's oracle); None when the JSON does not say (such an entry is never
-    superseded)."""
+    """The entry's Setting; None when the JSON does not say (such an entry is never superseded)."""
     if result_kind(data) != "comparison":
         return None
     r = (data.get("runs") or [{}])[0]
     if not r.get("workload") or not r.get("budget") or not r.get("device"):
         return None
-    return e.section, str(r["workload"]), str(r["device"]), float(r["budget"]), bool(data.get("oracle"))
+    return Setting(e.section, str(r["workload"]), str(r["device"]), float(r["budget"]), bool(data.get("oracle")))
 
 
 def _supersedes(later: Setting, earlier: Setting) -> bool:
     """A later result of the same setting replaces an earlier one, but only a later sweep replaces a
     sweep: a comparison without static caps would take the setting's best static cap and per-phase
     oracle out of the document."""
-    return (later[:3] == earlier[:3] and abs(later[3] - earlier[3]) <= SAME_BUDGET * max(later[3], earlier[3])
-            and (later[4] or not earlier[4]))
+    same = ((later.section, later.workload, later.device) == (earlier.section, earlier.workload, earlier.device)
+            and abs(later.budget - earlier.budget) <= SAME_BUDGET * max(later.budget, earlier.budget))
+    return same and (later.swept or not earlier.swept)
 
 
 Split = tuple[list[Entry], list[Entry]]  # split(m): (current, superseded)

@@ -320,7 +320,6 @@ time.sleep(300)
 """
 
 
-
 def _daemon_pid(pidfile: Path) -> int:
     deadline = time.time() + 10
     while not (pidfile.exists() and pidfile.read_text()) and time.time() < deadline:
@@ -334,6 +333,7 @@ def _kill_quietly(pid: int | None) -> None:
             os.kill(pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+
 
 def test_kill_by_environ_reaches_a_daemon_that_left_the_clients_session(tmp_path):
     # opensearch-benchmark's actor system double-forks into a session of its own; after a
