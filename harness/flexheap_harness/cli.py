@@ -188,6 +188,18 @@ def build_parser() -> argparse.ArgumentParser:
                                    "policies) and writes oracle.json and oracle.md next to them.")
     o.add_argument("dir", type=Path, help="sweep folder")
 
+    e = sub.add_parser("elasticity", help="whether runs' own intervals pin down the page cache's elasticity",
+                       formatter_class=fmt,
+                       description="Reads FlexHeap decision logs (decisions.csv of run folders, or of a "
+                                   "comparison folder's runs) and estimates, from neighbouring windows whose page "
+                                   "cache differs, e = -dlog(I/O stall)/dlog(cache): the balance rule assumes 1. "
+                                   "Exit 0 if every run's 95% interval excludes 0 or 1, else 1.")
+    e.add_argument("paths", nargs="+", type=Path, help="run folders, comparison folders or decisions.csv files")
+    e.add_argument("--window", type=float, default=2.0, help="window length in seconds (default 2, the rule's own)")
+    e.add_argument("--min-change", type=float, default=0.15,
+                   help="least |dlog cache| between neighbouring windows for a pair (default 0.15)")
+    e.add_argument("--policy", default="flexheap", help="only runs whose folder name holds this (default flexheap)")
+
     p = sub.add_parser("plot", help="PNG timelines and normalised throughput bars", formatter_class=fmt,
                        description="PATH is a comparison folder (one timeline panel per policy, its median run, "
                                    "plus throughput bars) or one or more run folders.")
@@ -496,6 +508,18 @@ def cmd_oracle(args: argparse.Namespace) -> int:
     return 0 if report["best_static"] else 1
 
 
+def cmd_elasticity(args: argparse.Namespace) -> int:
+    from . import elasticity
+    if not (args.window > 0) or not (args.min_change > 0):
+        raise UsageError("--window and --min-change must be positive")
+    files = elasticity.run_decision_files(args.paths)
+    if not files:
+        raise UsageError(f"no decisions.csv under {', '.join(map(str, args.paths))}")
+    table, runs, pinned = elasticity.report(args.paths, args.window, args.min_change, args.policy or None)
+    print(table)
+    return 0 if runs > 0 and pinned == runs else 1
+
+
 def cmd_plot(args: argparse.Namespace) -> int:
     paths: list[Path] = args.paths
     written: list[Path] = []
@@ -606,6 +630,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_plot(args)
         if args.command == "oracle":
             return cmd_oracle(args)
+        if args.command == "elasticity":
+            return cmd_elasticity(args)
         if args.command == "report":
             return cmd_report(args)
         with measuring(["flexheap-bench", *argv]):  # a second measuring command meanwhile: exit 2
