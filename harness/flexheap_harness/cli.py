@@ -515,7 +515,7 @@ def cmd_elasticity(args: argparse.Namespace) -> int:
     files = elasticity.run_decision_files(args.paths)
     if not files:
         raise UsageError(f"no decisions.csv under {', '.join(map(str, args.paths))}")
-    table, runs, pinned = elasticity.report(args.paths, args.window, args.min_change, args.policy or None)
+    table, runs, pinned = elasticity.report(files, args.window, args.min_change, args.policy or None)
     print(table)
     return 0 if runs > 0 and pinned == runs else 1
 

@@ -143,6 +143,11 @@ def estimate(changes: Sequence[tuple[float, float]]) -> Estimate | None:
     return Estimate(len(changes), float(med), float(q1), float(q3), float(np.mean(each < 0)), low, high)
 
 
+def estimate_run(decisions_csv: Path, window_s: float, min_change: float) -> Estimate | None:
+    """The estimate from one run's decision log; None without a pair."""
+    return estimate(pair_changes(windows(read_decisions(decisions_csv), window_s), min_change))
+
+
 def run_decision_files(paths: Iterable[Path]) -> list[Path]:
     """decisions.csv files of run folders, comparison folders (runs/*) or the files themselves."""
     out: list[Path] = []
@@ -156,16 +161,16 @@ def run_decision_files(paths: Iterable[Path]) -> list[Path]:
     return out
 
 
-def report(paths: Sequence[Path], window_s: float = 2.0, min_change: float = 0.15,
+def report(files: Sequence[Path], window_s: float = 2.0, min_change: float = 0.15,
            policy_filter: str | None = "flexheap") -> tuple[str, int, int]:
-    """A table, one row per run with FlexHeap decisions; the runs in it and how many pin e down."""
+    """A table, one row per decisions.csv (of run_decision_files()) whose run folder holds policy_filter;
+    the runs in it and how many pin e down."""
     rows, pinned = [], 0
-    for f in run_decision_files(paths):
+    for f in files:
         run = f"{f.parent.parent.parent.name}/{f.parent.name}" if f.parent.parent.name == "runs" else f.parent.name
         if policy_filter and policy_filter not in run:
             continue
-        decisions = read_decisions(f)
-        est = estimate(pair_changes(windows(decisions, window_s), min_change))
+        est = estimate_run(f, window_s, min_change)
         if est is None:
             rows.append([run, 0, "-", "-", "-", "too few pairs"])
             continue

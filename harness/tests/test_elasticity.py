@@ -57,8 +57,7 @@ ALTERNATING = [400 * MIB if w % 2 else 200 * MIB for w in range(12)]
 
 def test_a_cache_as_the_model_assumes_gives_one(tmp_path):
     run = write_decisions(tmp_path / "r1-flexheap", ALTERNATING, lambda c, w: 0.5 * (300 * MIB) / c)
-    est = elasticity.estimate(elasticity.pair_changes(elasticity.windows(
-        elasticity.read_decisions(run / "decisions.csv"), 2.0), 0.15))
+    est = elasticity.estimate_run(run / "decisions.csv", 2.0, 0.15)
     assert est is not None and est.pairs >= 8
     assert est.median == pytest.approx(1.0, abs=0.05)
     assert est.pins_down and est.wrong_sign == 0.0
@@ -66,8 +65,7 @@ def test_a_cache_as_the_model_assumes_gives_one(tmp_path):
 
 def test_a_cache_that_saves_nothing_gives_zero(tmp_path):
     run = write_decisions(tmp_path / "r1-flexheap", ALTERNATING, lambda c, w: 0.5)
-    est = elasticity.estimate(elasticity.pair_changes(elasticity.windows(
-        elasticity.read_decisions(run / "decisions.csv"), 2.0), 0.15))
+    est = elasticity.estimate_run(run / "decisions.csv", 2.0, 0.15)
     assert est.median == pytest.approx(0.0, abs=0.05)
     assert est.high < 1.0 and est.pins_down
 
@@ -76,8 +74,7 @@ def test_stall_that_the_load_moves_cannot_tell_zero_from_one(tmp_path):
     # The stall doubles or halves from window to window whatever the cache.
     swing = [1.0, 2.0, 0.5, 1.0, 0.25, 2.0, 1.0, 0.5, 2.0, 0.5, 1.0, 2.0]
     run = write_decisions(tmp_path / "r1-flexheap", ALTERNATING, lambda c, w: 0.4 * swing[w] * (300 * MIB) / c)
-    est = elasticity.estimate(elasticity.pair_changes(elasticity.windows(
-        elasticity.read_decisions(run / "decisions.csv"), 2.0), 0.15))
+    est = elasticity.estimate_run(run / "decisions.csv", 2.0, 0.15)
     assert est.low <= 0.0 <= est.high and est.low <= 1.0 <= est.high
     assert not est.pins_down and est.verdict == "cannot tell 0 from 1"
 
@@ -85,8 +82,7 @@ def test_stall_that_the_load_moves_cannot_tell_zero_from_one(tmp_path):
 def test_more_cache_with_more_stall_is_confounded(tmp_path):
     growing = [100 * MIB * 1.3 ** w for w in range(8)]
     run = write_decisions(tmp_path / "r1-flexheap", growing, lambda c, w: 0.05 * 1.5 ** w)
-    est = elasticity.estimate(elasticity.pair_changes(elasticity.windows(
-        elasticity.read_decisions(run / "decisions.csv"), 2.0), 0.15))
+    est = elasticity.estimate_run(run / "decisions.csv", 2.0, 0.15)
     assert est.confounded and not est.pins_down and est.verdict.startswith("confounded")
 
 
