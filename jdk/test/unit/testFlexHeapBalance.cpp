@@ -1566,3 +1566,46 @@ TEST(FlexHeapBalanceController, IOCostIdleCapCountsOnlyIdleCpu) {
   cfg.policy = FlexHeapPolicyKind::Paper;
   EXPECT_DOUBLE_EQ(uncapped, FlexHeapController(cfg).decide(s).c_io);
 }
+
+// FlexHeapConcCostIdleCap: concurrent marking takes CPU from the mutators only
+// beyond the CPU time the process left idle, so C_conc is at most conc_cpu
+// less N * wall less the process's CPU time, and never above Eq. 3.
+TEST(FlexHeapBalanceController, ConcCostIdleCapCountsOnlyBeyondIdleCpu) {
+  SyntheticJvm j = jvm(0.02, 0.25, 0.5);
+  FlexHeapSample s = j.interval(1.0);
+  s.conc_cpu = 0.3;                       // 2 mutators + 1 marking thread on 2 cores
+  s.conc_threads = 1;
+  s.proc_cpu = 1.8;                       // 0.2 CPU-s idle
+  FlexHeapConfig cfg = balance_config();
+  ASSERT_FALSE(cfg.conc_idle_cap);        // off by default: Eq. 3 alone
+  const FlexHeapDecision eq3 = FlexHeapController(cfg).decide(s);
+  EXPECT_NEAR(0.3, eq3.c_conc, 1e-9);     // M = N: Eq. 3 sees no idle core
+
+  cfg.conc_idle_cap = true;
+  FlexHeapDecision d = FlexHeapController(cfg).decide(s);
+  EXPECT_NEAR(0.1, d.c_conc, 1e-9);       // only what the idle time could not absorb
+  EXPECT_NEAR(eq3.c_gc - 0.2, d.c_gc, 1e-9);
+  EXPECT_NEAR(eq3.c_io, d.c_io, 1e-12);   // the I/O side keeps its own cap
+
+  s.proc_cpu = 0.9;                       // 1.1 CPU-s idle: marking cost nothing
+  EXPECT_DOUBLE_EQ(0.0, FlexHeapController(cfg).decide(s).c_conc);
+  s.proc_cpu = -1.0;                      // unknown: Eq. 3
+  EXPECT_DOUBLE_EQ(eq3.c_conc, FlexHeapController(cfg).decide(s).c_conc);
+
+  // Eq. 3's estimate is kept when it is the smaller: one mutator on 2 cores.
+  s.proc_cpu = 1.8;
+  s.mutators = 1;
+  EXPECT_DOUBLE_EQ(FlexHeapCostModel::conc_cost(0.3, 1, 2, 1, s.t_mut),
+                   FlexHeapController(cfg).decide(s).c_conc);
+  s.mutators = 2;
+
+  // Without the I/O cap the process's CPU time is still read and used.
+  cfg.io_idle_cap = false;
+  EXPECT_TRUE(FlexHeapController(cfg).uses_idle_cpu());
+  EXPECT_NEAR(0.1, FlexHeapController(cfg).decide(s).c_conc, 1e-9);
+
+  // The paper's mode stays exactly the paper's: Eq. 3.
+  cfg.policy = FlexHeapPolicyKind::Paper;
+  EXPECT_FALSE(FlexHeapController(cfg).uses_idle_cpu());
+  EXPECT_DOUBLE_EQ(eq3.c_conc, FlexHeapController(cfg).decide(s).c_conc);
+}

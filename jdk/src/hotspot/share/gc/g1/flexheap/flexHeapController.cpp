@@ -144,15 +144,23 @@ FlexHeapDecision FlexHeapController::decide(const FlexHeapSample& s) {
   d.rent_free = -1.0;
   d.c_stw  = FlexHeapCostModel::stw_cost(s.t_stw, s.cores, s.mutators);
   d.c_conc = FlexHeapCostModel::conc_cost(s.conc_cpu, s.conc_threads, s.cores, s.mutators, s.t_mut);
-  d.c_gc   = FlexHeapCostModel::gc_cost(d.c_stw, d.c_conc);
   // Without a stall source C_io is 0 and ioBias can never win (below).
   d.c_io   = s.io_available ? FlexHeapCostModel::io_cost(s.io_stall, s.t_mut, s.cores) : 0.0;
   double wall = flexheap_nonneg(s.t_mut) + flexheap_nonneg(s.t_stw);
-  if (caps_io_by_idle_cpu() && s.proc_cpu >= 0.0) {
-    // A stalled thread loses CPU only if no other thread could use it.
+  if (uses_idle_cpu() && s.proc_cpu >= 0.0) {
     const double idle = FlexHeapCostModel::idle_cpu(s.proc_cpu, wall, s.cores);
-    d.c_io = d.c_io < idle ? d.c_io : idle;
+    if (caps_io_by_idle_cpu()) {
+      // A stalled thread loses CPU only if no other thread could use it.
+      d.c_io = d.c_io < idle ? d.c_io : idle;
+    }
+    if (caps_conc_by_idle_cpu()) {
+      // Marking takes CPU from the mutators only where none was left idle;
+      // the measured idle time replaces Eq. 3's estimate when it is smaller.
+      const double beyond_idle = flexheap_nonneg(flexheap_nonneg(s.conc_cpu) - idle);
+      d.c_conc = d.c_conc < beyond_idle ? d.c_conc : beyond_idle;
+    }
   }
+  d.c_gc   = FlexHeapCostModel::gc_cost(d.c_stw, d.c_conc);
   d.c_tot  = d.c_gc + d.c_io;
 
   _history.add(d.c_gc, d.c_io, wall);

@@ -69,6 +69,8 @@ struct FlexHeapConfig {
                                 // (1.0; 0.1 in earlier builds; 0: at once). Clamped to 0..10
   bool     io_idle_cap;         // balance: FlexHeapIOCostIdleCap (true): C_io is at most the CPU time the
                                 // process left idle in the interval (FlexHeapCostModel::idle_cpu)
+  bool     conc_idle_cap;       // balance: FlexHeapConcCostIdleCap (false): C_conc is at most the concurrent
+                                // GC CPU beyond the CPU time the process left idle in the interval
   bool     activated_refaults;  // balance: FlexHeapActivatedRefaults (false): the refaults that count are the
                                 // kernel's activations (FlexHeapSample::activate_bytes), x 2 RefaultSaturation
 };
@@ -84,7 +86,7 @@ struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i
   double   io_stall;            // sum of mutator stall time in the interval (s)
   double   proc_cpu;            // CPU time of the whole process (user + system) in the interval (s), at the
                                 // rate the signal sampler last measured; negative: unknown or not read
-                                // (FlexHeapIOCostIdleCap off)
+                                // (FlexHeapIOCostIdleCap and FlexHeapConcCostIdleCap off)
   size_t   committed;           // bytes, capacity()
   size_t   max_capacity;        // bytes, MaxHeapSize
   size_t   min_capacity;        // bytes, MinHeapSize (-Xms)
@@ -182,9 +184,11 @@ class FlexHeapController {
 
   FlexHeapState state() const { return _state; }
   const FlexHeapConfig& config() const { return _cfg; }  // after clamping
-  // FlexHeapIOCostIdleCap applies (balance only): decide() then needs
-  // FlexHeapSample::proc_cpu, which is worth reading only then.
+  // FlexHeapIOCostIdleCap or FlexHeapConcCostIdleCap applies (balance only):
+  // decide() then needs FlexHeapSample::proc_cpu, worth reading only then.
   bool caps_io_by_idle_cpu() const { return _cfg.policy == FlexHeapPolicyKind::Balance && _cfg.io_idle_cap; }
+  bool caps_conc_by_idle_cpu() const { return _cfg.policy == FlexHeapPolicyKind::Balance && _cfg.conc_idle_cap; }
+  bool uses_idle_cpu() const { return caps_io_by_idle_cpu() || caps_conc_by_idle_cpu(); }
   static const char* state_name(FlexHeapState s);
   static const char* action_name(FlexHeapAction a);
   static const char* policy_name(FlexHeapPolicyKind p);

@@ -125,6 +125,13 @@
           "no CPU. false: every stalled thread counts (the paper's Eq. 4; " \
           "builds before this default)")                                    \
                                                                             \
+  product(bool, FlexHeapConcCostIdleCap, false,                             \
+          "With FlexHeapPolicy=balance, count concurrent GC CPU time as "  \
+          "lost only beyond the CPU time the JVM left idle in the "         \
+          "interval: marking that runs while the mutators wait on I/O "     \
+          "takes no CPU from them. false: Eq. 3 alone (idle cores "         \
+          "estimated from the mutator count)")                              \
+                                                                            \
   product(bool, FlexHeapActivatedRefaults, false,                           \
           "With FlexHeapPolicy=balance, the share of the mutators' I/O "    \
           "stall a larger page cache could save is twice the share of "     \

@@ -65,6 +65,7 @@ FlexHeapConfig G1FlexHeap::config() {
   cfg.rent_credit_drains = FlexHeapRentCreditDrains;
   cfg.refault_evidence = (double)FlexHeapRefaultEvidencePercent / 100.0;
   cfg.io_idle_cap = FlexHeapIOCostIdleCap;
+  cfg.conc_idle_cap = FlexHeapConcCostIdleCap;
   cfg.activated_refaults = FlexHeapActivatedRefaults;
   return cfg;
 }
@@ -73,7 +74,7 @@ G1FlexHeap::G1FlexHeap(G1CollectedHeap* g1h, const FlexHeapConfig& cfg, FlexHeap
   _g1h(g1h),
   _controller(cfg),
   _iostall(iostall),
-  _signals(new G1FlexHeapSignals(g1h, iostall, _controller.caps_io_by_idle_cpu())),
+  _signals(new G1FlexHeapSignals(g1h, iostall, _controller.uses_idle_cpu())),
   _proactive(new G1FlexHeapProactiveGCTask(iostall, _signals)),
   _last_pause_end_ns(os::javaTimeNanos()),
   _last_stall_ns(iostall->total_stall_ns()),

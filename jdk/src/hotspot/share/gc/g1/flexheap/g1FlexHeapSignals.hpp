@@ -36,10 +36,10 @@ class Thread;
 // or its usage (OSContainer::memory_usage_in_bytes(), kernel memory included),
 // the memory limit (os::physical_memory()), the bytes the JVM
 // read from storage (/proc/self/io), the CPU time of G1's concurrent threads
-// (one clock per thread), for FlexHeapIOCostIdleCap the CPU time of the whole
-// process (a clock the kernel sums over every thread) and, for the
-// delay-accounting backend (one netlink query per thread), the mutator I/O
-// stall. A G1 service task samples them
+// (one clock per thread), for FlexHeapIOCostIdleCap and FlexHeapConcCostIdleCap
+// the CPU time of the whole process (a clock the kernel sums over every
+// thread) and, for the delay-accounting backend (one netlink query per
+// thread), the mutator I/O stall. A G1 service task samples them
 // every SampleIntervalMs and the pause reads the latest values, at most that
 // old, instead of reading files and clocks while mutators wait.
 //
@@ -82,7 +82,7 @@ class G1FlexHeapSignals : public G1ServiceTask {
   G1CollectedHeap* const _g1h;
   FlexHeapIOStall* const _iostall;
   const bool _sample_stall;     // the stall source is too slow for a pause
-  const bool _sample_proc_cpu;  // FlexHeapIOCostIdleCap applies
+  const bool _sample_proc_cpu;  // FlexHeapIOCostIdleCap or FlexHeapConcCostIdleCap applies
 
   // Where S_io and the refaults come from.
   char _stat_path[512];             // memory.stat of our memory cgroup, "" if none
@@ -127,7 +127,8 @@ class G1FlexHeapSignals : public G1ServiceTask {
   size_t heap_resident_bytes() const;
 
  public:
-  // sample_proc_cpu: sample the process's CPU time (FlexHeapIOCostIdleCap).
+  // sample_proc_cpu: sample the process's CPU time (FlexHeapIOCostIdleCap or
+  // FlexHeapConcCostIdleCap).
   G1FlexHeapSignals(G1CollectedHeap* g1h, FlexHeapIOStall* iostall, bool sample_proc_cpu);
 
   // Takes a first sample and starts the periodic task.
