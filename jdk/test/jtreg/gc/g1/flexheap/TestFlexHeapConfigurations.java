@@ -27,7 +27,9 @@
  *          ergonomics would pick Serial; FlexHeapPolicy, FlexHeapGCTimeRatio, FlexHeapRentPriceMinIOPercent and
  *          FlexHeapRefaultEvidencePercent are validated; paper mode sets its ergonomic defaults;
  *          FlexHeapIOCostIdleCap (on by default) keeps each C_io within the idle CPU time, from a
- *          process clock sampled off the pause (not at all with the cap off);
+ *          process clock sampled off the pause (not at all with the cap off); FlexHeapConcCostIdleCap
+ *          (off by default) reads that clock too and keeps each C_gc within the pause cost plus the
+ *          concurrent CPU beyond the idle CPU;
  *          FlexHeapActivatedRefaults (off by default) reads the kernel's activations at every decision;
  *          FlexHeapProactiveGCInterval can be turned on from 0 at run time.
  * @library /lib
@@ -101,6 +103,7 @@ public class TestFlexHeapConfigurations {
             || !flag(balance, "FlexHeapRentCreditDrains").equals("true")
             || !flag(balance, "FlexHeapRefaultEvidencePercent").equals("100")
             || !flag(balance, "FlexHeapIOCostIdleCap").equals("true")
+            || !flag(balance, "FlexHeapConcCostIdleCap").equals("false")
             || !flag(balance, "FlexHeapActivatedRefaults").equals("false")) {
             throw new RuntimeException("balance defaults wrong");
         }
@@ -159,6 +162,37 @@ public class TestFlexHeapConfigurations {
         if (procOff.isEmpty() || procOff.values().stream().anyMatch(v -> v >= 0.0)) {
             throw new RuntimeException("proc_cpu read with FlexHeapIOCostIdleCap off:\n" + uncapped);
         }
+
+        // FlexHeapConcCostIdleCap alone samples the process clock too, and each decision's C_gc is at
+        // most the pause's cost plus the concurrent GC CPU beyond the idle CPU:
+        // T_stw * min(N, M) + max(0, conc_cpu - (N * (T_mut + T_stw) - proc_cpu)).
+        String conc = FlexHeapTestSupport.java(FlexHeapTestSupport.withClasses(
+                "-XX:+UseFlexHeap", "-Xmx256m", "-XX:-FlexHeapIOCostIdleCap", "-XX:+FlexHeapConcCostIdleCap",
+                "-Xlog:gc+flexheap=debug", "FlexHeapPhases", "1", "1", "2", file)).shouldHaveExit(0).output();
+        Map<Long, Double> cStw = FlexHeapTestSupport.inputs(conc, "T_stw");
+        Map<Long, Double> cMut = FlexHeapTestSupport.inputs(conc, "T_mut");
+        Map<Long, Double> cN = FlexHeapTestSupport.inputs(conc, "N");
+        Map<Long, Double> cM = FlexHeapTestSupport.inputs(conc, "M");
+        Map<Long, Double> cConc = FlexHeapTestSupport.inputs(conc, "conc_cpu");
+        Map<Long, Double> cProc = FlexHeapTestSupport.inputs(conc, "proc_cpu");
+        if (cProc.values().stream().filter(v -> v >= 0.0).count() * 2 < cProc.size()) {
+            throw new RuntimeException("proc_cpu not read with FlexHeapConcCostIdleCap alone:\n" + conc);
+        }
+        Matcher gcDec = Pattern.compile("GC\\((\\d+)\\) decision .* C_gc=(\\S+) ").matcher(conc);
+        int gcChecked = 0;
+        while (gcDec.find()) {
+            long id = Long.parseLong(gcDec.group(1));
+            Double p = cProc.get(id);
+            if (p == null || p < 0.0) continue;
+            double wall = cStw.get(id) + cMut.get(id);
+            double idleCpu = Math.max(cN.get(id) * wall - p, 0.0);
+            double bound = cStw.get(id) * Math.min(cN.get(id), cM.get(id)) + Math.max(cConc.get(id) - idleCpu, 0.0);
+            if (Double.parseDouble(gcDec.group(2)) > bound + 1e-5) {
+                throw new RuntimeException("GC(" + id + ") C_gc " + gcDec.group(2) + " above " + bound + ":\n" + conc);
+            }
+            gcChecked++;
+        }
+        if (gcChecked == 0) throw new RuntimeException("no decision with proc_cpu to check:\n" + conc);
 
         // Without FlexHeapActivatedRefaults no activations are read ...
         if (FlexHeapTestSupport.inputs(capped, "activate_bytes").values().stream().anyMatch(v -> v >= 0.0)) {
