@@ -1592,12 +1592,20 @@ TEST(FlexHeapBalanceController, ConcCostIdleCapCountsOnlyBeyondIdleCpu) {
   s.proc_cpu = -1.0;                      // unknown: Eq. 3
   EXPECT_DOUBLE_EQ(eq3.c_conc, FlexHeapController(cfg).decide(s).c_conc);
 
-  // Eq. 3's estimate is kept when it is the smaller: one mutator on 2 cores.
-  s.proc_cpu = 1.8;
+  // Eq. 3's estimate is kept when it is the smaller: one mutator and two
+  // marking threads on 2 cores, the process busy but for 0.05 CPU-s.
   s.mutators = 1;
-  EXPECT_DOUBLE_EQ(FlexHeapCostModel::conc_cost(0.3, 1, 2, 1, s.t_mut),
-                   FlexHeapController(cfg).decide(s).c_conc);
+  s.conc_threads = 2;
+  s.conc_cpu = 1.2;
+  s.proc_cpu = 1.95;
+  const double eq3_one = FlexHeapCostModel::conc_cost(1.2, 2, 2, 1, s.t_mut);
+  ASSERT_GT(eq3_one, 0.1);                // positive, and below 1.2 - 0.05
+  ASSERT_LT(eq3_one, 1.15);
+  EXPECT_DOUBLE_EQ(eq3_one, FlexHeapController(cfg).decide(s).c_conc);
   s.mutators = 2;
+  s.conc_threads = 1;
+  s.conc_cpu = 0.3;
+  s.proc_cpu = 1.8;
 
   // Without the I/O cap the process's CPU time is still read and used.
   cfg.io_idle_cap = false;

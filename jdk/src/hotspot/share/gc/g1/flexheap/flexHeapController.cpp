@@ -154,8 +154,11 @@ FlexHeapDecision FlexHeapController::decide(const FlexHeapSample& s) {
       d.c_io = d.c_io < idle ? d.c_io : idle;
     }
     if (caps_conc_by_idle_cpu()) {
-      // Marking takes CPU from the mutators only where none was left idle;
-      // the measured idle time replaces Eq. 3's estimate when it is smaller.
+      // Marking takes CPU from the mutators only where none was left idle:
+      // the cost left after the measured idle time replaces Eq. 3's when it
+      // is smaller. The idle time includes the pause's, when the concurrent
+      // threads are suspended, so this can understate C_conc by up to
+      // N * T_stw; Eq. 3 bounds it from above either way.
       const double beyond_idle = flexheap_nonneg(flexheap_nonneg(s.conc_cpu) - idle);
       d.c_conc = d.c_conc < beyond_idle ? d.c_conc : beyond_idle;
     }

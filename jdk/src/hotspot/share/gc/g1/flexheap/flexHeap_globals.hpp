@@ -126,11 +126,11 @@
           "builds before this default)")                                    \
                                                                             \
   product(bool, FlexHeapConcCostIdleCap, false,                             \
-          "With FlexHeapPolicy=balance, count concurrent GC CPU time as "  \
+          "With FlexHeapPolicy=balance, count concurrent GC CPU time as "   \
           "lost only beyond the CPU time the JVM left idle in the "         \
-          "interval: marking that runs while the mutators wait on I/O "     \
-          "takes no CPU from them. false: Eq. 3 alone (idle cores "         \
-          "estimated from the mutator count)")                              \
+          "interval, and never more than Eq. 3 does: marking that runs "    \
+          "while the mutators wait on I/O takes no CPU from them. false: "  \
+          "Eq. 3 alone (idle cores estimated from the mutator count)")      \
                                                                             \
   product(bool, FlexHeapActivatedRefaults, false,                           \
           "With FlexHeapPolicy=balance, the share of the mutators' I/O "    \
