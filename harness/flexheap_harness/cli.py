@@ -200,6 +200,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="least |dlog cache| between neighbouring windows for a pair (default 0.15)")
     e.add_argument("--policy", default="flexheap", help="only runs whose folder name holds this (default flexheap)")
 
+    ph = sub.add_parser("phases", help="per phase: duration, bytes read, mean heap and page cache, GC pauses",
+                        formatter_class=fmt,
+                        description="Reads the runs of comparison folders (warm-up runs left out) or run folders "
+                                    "and prints, per policy and phase, the medians [min..max] over the runs of "
+                                    "the phase's duration and bytes read, the mean committed heap and page cache "
+                                    "while it ran, and the GC pauses, their time and the marking cycles inside it.")
+    ph.add_argument("paths", nargs="+", type=Path, help="comparison folders or run folders")
+    ph.add_argument("--policy", default="", help="only policies whose name holds this")
+    ph.add_argument("--runs", action="store_true", help="one row per run and phase instead of the medians")
+
     p = sub.add_parser("plot", help="PNG timelines and normalised throughput bars", formatter_class=fmt,
                        description="PATH is a comparison folder (one timeline panel per policy, its median run, "
                                    "plus throughput bars) or one or more run folders.")
@@ -520,6 +530,18 @@ def cmd_elasticity(args: argparse.Namespace) -> int:
     return 0 if runs > 0 and pinned == runs else 1
 
 
+def cmd_phases(args: argparse.Namespace) -> int:
+    from . import phase_report
+    runs = phase_report.run_folders(args.paths)
+    if not runs:
+        raise UsageError(f"no run folder (with workload.json) under {', '.join(map(str, args.paths))}")
+    table, counted = phase_report.report(runs, args.policy or None, args.runs)
+    if not counted:
+        raise UsageError("no run with phases" + (f" of a policy holding {args.policy!r}" if args.policy else ""))
+    print(table)
+    return 0
+
+
 def cmd_plot(args: argparse.Namespace) -> int:
     paths: list[Path] = args.paths
     written: list[Path] = []
@@ -632,6 +654,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_oracle(args)
         if args.command == "elasticity":
             return cmd_elasticity(args)
+        if args.command == "phases":
+            return cmd_phases(args)
         if args.command == "report":
             return cmd_report(args)
         with measuring(["flexheap-bench", *argv]):  # a second measuring command meanwhile: exit 2
