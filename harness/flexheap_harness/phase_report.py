@@ -25,7 +25,8 @@
 A comparison's table gives each phase's throughput and p99; what explains
 them is what memory the phase ran with and what it cost: here, for every run
 and phase of a phased workload, the phase's duration and the bytes it read
-(the bench's own figures, workload.json), the mean committed heap and page
+(the bench's own figures, workload.json; for a service, the cgroup's read
+bytes between the samples around the phase), the mean committed heap and page
 cache while it ran (samples.csv, 1 Hz), and the GC pauses, their total time
 and the marking cycles (Remark pauses) that fell inside it (gc_pauses.csv).
 Per policy and phase, the medians over the repetitions with [min..max].
@@ -86,30 +87,45 @@ def _pauses(path: Path) -> list[tuple[float, str, float]]:
         return []
 
 
+def _read_between(samples: Sequence[dict], a: float, b: float) -> float | None:
+    """Bytes the run's cgroup (else the device) read from the last sample at or before a to the last
+    at or before b: the cumulative counters of samples.csv, to the sampler's 1 s resolution."""
+    key = "cg_read_bytes" if any(isinstance(s.get("cg_read_bytes"), float) for s in samples) else "dev_read_bytes"
+    points = [(s["t"], s[key]) for s in samples if isinstance(s.get("t"), float) and isinstance(s.get(key), float)]
+    before = [v for t, v in points if t <= a] or [v for t, v in points[:1]]
+    after = [v for t, v in points if t <= b]
+    return after[-1] - before[-1] if before and after else None
+
+
 def phase_stats(run_dir: Path) -> list[PhaseStats]:
-    """One PhaseStats per phase of the run; [] for a run without phases or without a sample clock."""
+    """One PhaseStats per phase of the run that can be placed on its clock; [] for a run without phases."""
     workload = json.loads((run_dir / "workload.json").read_text())
     try:
         policy = json.loads((run_dir / "summary.json").read_text()).get("policy") or run_dir.name
     except FileNotFoundError:
         policy = run_dir.name
     samples = read_samples(run_dir / "samples.csv")
-    # Phases carry wall-clock stamps; samples and pauses the run's own clock t.
+    # The bench's phases carry wall-clock stamps, the services' the run's own clock t, as samples and
+    # pauses do; a wall-clock phase needs a sample that has both.
     clock = next((s for s in samples if isinstance(s.get("epoch"), float) and isinstance(s.get("t"), float)), None)
-    if clock is None:
-        return []
-    offset = clock["epoch"] - clock["t"]
     pauses = _pauses(run_dir / "gc_pauses.csv")
     out = []
     for ph in workload.get("phases") or []:
-        a = ph["start_epoch_ms"] / 1000.0 - offset
-        b = ph["end_epoch_ms"] / 1000.0 - offset
+        if "start_t" in ph and "end_t" in ph:
+            a, b = float(ph["start_t"]), float(ph["end_t"])
+        elif "start_epoch_ms" in ph and "end_epoch_ms" in ph and clock is not None:
+            offset = clock["epoch"] - clock["t"]
+            a = ph["start_epoch_ms"] / 1000.0 - offset
+            b = ph["end_epoch_ms"] / 1000.0 - offset
+        else:
+            continue
         inside = [s for s in samples if isinstance(s.get("t"), float) and a <= s["t"] <= b]
         heap = [s["heap_committed"] for s in inside if isinstance(s.get("heap_committed"), float)]
         cache = [s["page_cache"] for s in inside if isinstance(s.get("page_cache"), float)]
         mine = [p for p in pauses if a <= p[0] <= b]
         out.append(PhaseStats(run=run_dir.name, policy=policy, phase=ph["name"],
-                              duration_s=float(ph["duration_s"]), read_bytes=ph.get("read_bytes"),
+                              duration_s=float(ph["duration_s"]),
+                              read_bytes=ph["read_bytes"] if "read_bytes" in ph else _read_between(samples, a, b),
                               heap_mean=_mean(heap), cache_mean=_mean(cache), pauses=len(mine),
                               pause_s=sum(p[2] for p in mine) / 1000.0,
                               remarks=sum(1 for p in mine if p[1] == "Remark")))
@@ -165,6 +181,7 @@ def report(runs: Sequence[Path], policy_filter: str | None = None, per_run: bool
         table = tabulate(rows, headers=["run", "phase", *HEADERS])
     else:
         table = tabulate(aggregate(stats), headers=["policy", "phase", "runs", *HEADERS])
-        table += ("\n\nmedian [min..max] over the runs; heap and page cache: means of the 1 Hz samples inside "
-                  "the phase; pauses and marking cycles (Remark pauses): those that fell inside it")
+        table += ("\n\nmedian [min..max] over the runs; read: the workload's own count, else the cgroup's between "
+                  "the 1 Hz samples around the phase; heap and page cache: means of the samples inside the phase; "
+                  "pauses and marking cycles (Remark pauses): those that fell inside it")
     return table, counted

@@ -127,3 +127,24 @@ def test_cli_exit_codes(tmp_path, capsys):
     assert cli.main(["phases", str(tmp_path / "cmp"), "--policy", "vg1"]) == 2
     (tmp_path / "empty").mkdir()
     assert cli.main(["phases", str(tmp_path / "empty")]) == 2
+
+
+def test_service_phases_on_the_run_clock_read_from_the_cgroup_counter(tmp_path):
+    """OpenSearch and Spark runs give phases as start_t/end_t on the run's clock and no read count:
+    the bytes come from the cumulative cgroup counter of the samples around the phase."""
+    run = tmp_path / "r1-flexheap"
+    run.mkdir()
+    (run / "workload.json").write_text(json.dumps({"phases": [
+        {"name": "ingest", "start_t": 2.5, "end_t": 6.0, "duration_s": 3.5},
+        {"name": "search", "start_t": 6.0, "end_t": 9.0, "duration_s": 3.0}]}))
+    with open(run / "samples.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["t", "epoch", "heap_committed", "page_cache", "cg_read_bytes", "dev_read_bytes"])
+        for t in range(11):  # 10 MiB a second up to t = 6, then 1 MiB a second; no epoch column values
+            read = 10 * min(t, 6) + max(t - 6, 0)
+            w.writerow([float(t), "", 200 * MIB, 300 * MIB, read * MIB, 999 * MIB])
+    ingest, search = phase_report.phase_stats(run)
+    assert ingest.read_bytes == 40 * MIB   # samples t = 2 (20 MiB) .. t = 6 (60 MiB)
+    assert search.read_bytes == 3 * MIB    # t = 6 (60) .. t = 9 (63)
+    assert ingest.heap_mean == pytest.approx(200 * MIB)
+    assert ingest.policy == "r1-flexheap"   # no summary.json: the folder's name
