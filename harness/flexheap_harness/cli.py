@@ -198,7 +198,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--window", type=float, default=2.0, help="window length in seconds (default 2, the rule's own)")
     e.add_argument("--min-change", type=float, default=0.15,
                    help="least |dlog cache| between neighbouring windows for a pair (default 0.15)")
-    e.add_argument("--policy", default="flexheap", help="only runs whose folder name holds this (default flexheap)")
+    # dest is not "policy": that one is checked as a policy name, and this is a substring
+    e.add_argument("--policy", dest="policy_filter", default="flexheap",
+                   help="only runs whose folder name holds this (default flexheap)")
 
     ph = sub.add_parser("phases", help="per phase: duration, bytes read, mean heap and page cache, GC pauses",
                         formatter_class=fmt,
@@ -207,7 +209,7 @@ def build_parser() -> argparse.ArgumentParser:
                                     "the phase's duration and bytes read, the mean committed heap and page cache "
                                     "while it ran, and the GC pauses, their time and the marking cycles inside it.")
     ph.add_argument("paths", nargs="+", type=Path, help="comparison folders or run folders")
-    ph.add_argument("--policy", default="", help="only policies whose name holds this")
+    ph.add_argument("--policy", dest="policy_filter", default="", help="only policies whose name holds this")
     ph.add_argument("--runs", action="store_true", help="one row per run and phase instead of the medians")
 
     p = sub.add_parser("plot", help="PNG timelines and normalised throughput bars", formatter_class=fmt,
@@ -525,7 +527,7 @@ def cmd_elasticity(args: argparse.Namespace) -> int:
     files = elasticity.run_decision_files(args.paths)
     if not files:
         raise UsageError(f"no decisions.csv under {', '.join(map(str, args.paths))}")
-    table, runs, pinned = elasticity.report(files, args.window, args.min_change, args.policy or None)
+    table, runs, pinned = elasticity.report(files, args.window, args.min_change, args.policy_filter or None)
     print(table)
     return 0 if runs > 0 and pinned == runs else 1
 
@@ -535,9 +537,10 @@ def cmd_phases(args: argparse.Namespace) -> int:
     runs = phase_report.run_folders(args.paths)
     if not runs:
         raise UsageError(f"no run folder (with workload.json) under {', '.join(map(str, args.paths))}")
-    table, counted = phase_report.report(runs, args.policy or None, args.runs)
+    table, counted = phase_report.report(runs, args.policy_filter or None, args.runs)
     if not counted:
-        raise UsageError("no run with phases" + (f" of a policy holding {args.policy!r}" if args.policy else ""))
+        raise UsageError("no run with phases"
+                         + (f" of a policy holding {args.policy_filter!r}" if args.policy_filter else ""))
     print(table)
     return 0
 

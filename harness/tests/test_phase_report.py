@@ -125,6 +125,8 @@ def test_cli_exit_codes(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "flexheap" in out and "marking cycles" in out
     assert cli.main(["phases", str(tmp_path / "cmp"), "--policy", "vg1"]) == 2
+    # a substring, not a policy name: no "unknown policy" refusal
+    assert cli.main(["phases", str(tmp_path / "cmp"), "--policy", "flex"]) == 0
     (tmp_path / "empty").mkdir()
     assert cli.main(["phases", str(tmp_path / "empty")]) == 2
 
