@@ -536,7 +536,7 @@ def cmd_phases(args: argparse.Namespace) -> int:
     from . import phase_report
     runs = phase_report.run_folders(args.paths)
     if not runs:
-        raise UsageError(f"no run folder (with workload.json) under {', '.join(map(str, args.paths))}")
+        raise UsageError(f"no run folder (with summary.json) under {', '.join(map(str, args.paths))}")
     table, counted = phase_report.report(runs, args.policy_filter or None, args.runs)
     if not counted:
         raise UsageError("no run with phases"

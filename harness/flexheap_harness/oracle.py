@@ -65,7 +65,7 @@ def phase_keys(phases: Sequence[dict[str, Any]]) -> list[str]:
     return keys
 
 
-def _phase_seconds(p: dict[str, Any]) -> float | None:
+def phase_seconds(p: dict[str, Any]) -> float | None:
     d = p.get("duration_s")
     if isinstance(d, (int, float)):
         return float(d)
@@ -78,7 +78,7 @@ def phase_times(summary: dict[str, Any]) -> dict[str, float]:
     phases = summary.get("phases") or []
     out = {}
     for key, p in zip(phase_keys(phases), phases):
-        t = _phase_seconds(p)
+        t = phase_seconds(p)
         if t is not None:
             out[key] = t
     return out

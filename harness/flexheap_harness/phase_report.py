@@ -24,9 +24,10 @@
 
 A comparison's table gives each phase's throughput and p99; what explains
 them is what memory the phase ran with and what it cost: here, for every run
-and phase of a phased workload, the phase's duration and the bytes it read
-(the bench's own figures, workload.json; for a service, the cgroup's read
-bytes between the samples around the phase), the mean committed heap and page
+and phase of a phased workload (as the runner placed them on the run's clock
+in summary.json), the phase's duration and the bytes it read (the bench's own
+figures; for a service, the cgroup's read bytes between the samples around
+the phase), the mean committed heap and page
 cache while it ran (samples.csv, 1 Hz), and the GC pauses, their total time
 and the marking cycles (Remark pauses) that fell inside it (gc_pauses.csv).
 Per policy and phase, the medians over the repetitions with [min..max].
@@ -43,6 +44,7 @@ from typing import Iterable, Sequence
 
 from tabulate import tabulate
 
+from .oracle import phase_keys, phase_seconds
 from .sampling import read_samples
 
 MIB = float(1 << 20)
@@ -63,15 +65,15 @@ class PhaseStats:
 
 
 def run_folders(paths: Iterable[Path]) -> list[Path]:
-    """Run folders (holding workload.json) given directly, or a comparison folder's runs/* but its
+    """Run folders (holding summary.json) given directly, or a comparison folder's runs/* but its
     warm-up runs (which the comparison does not count either)."""
     out: list[Path] = []
     for p in paths:
-        if (p / "workload.json").is_file():
+        if (p / "summary.json").is_file():
             out.append(p)
         else:
             out.extend(sorted(d for d in (p / "runs").glob("*")
-                              if (d / "workload.json").is_file() and not d.name.startswith("warmup")))
+                              if (d / "summary.json").is_file() and not d.name.startswith("warmup")))
     return out
 
 
@@ -98,33 +100,23 @@ def _read_between(samples: Sequence[dict], a: float, b: float) -> float | None:
 
 
 def phase_stats(run_dir: Path) -> list[PhaseStats]:
-    """One PhaseStats per phase of the run that can be placed on its clock; [] for a run without phases."""
-    workload = json.loads((run_dir / "workload.json").read_text())
-    try:
-        policy = json.loads((run_dir / "summary.json").read_text()).get("policy") or run_dir.name
-    except FileNotFoundError:
-        policy = run_dir.name
+    """One PhaseStats per phase the runner placed on the run's clock (summary.json's phases with start_t
+    and end_t; a service's sub-phases have none); [] for a run without such phases."""
+    summary = json.loads((run_dir / "summary.json").read_text())
+    phases = summary.get("phases") or []
     samples = read_samples(run_dir / "samples.csv")
-    # The bench's phases carry wall-clock stamps, the services' the run's own clock t, as samples and
-    # pauses do; a wall-clock phase needs a sample that has both.
-    clock = next((s for s in samples if isinstance(s.get("epoch"), float) and isinstance(s.get("t"), float)), None)
     pauses = _pauses(run_dir / "gc_pauses.csv")
     out = []
-    for ph in workload.get("phases") or []:
-        if "start_t" in ph and "end_t" in ph:
-            a, b = float(ph["start_t"]), float(ph["end_t"])
-        elif "start_epoch_ms" in ph and "end_epoch_ms" in ph and clock is not None:
-            offset = clock["epoch"] - clock["t"]
-            a = ph["start_epoch_ms"] / 1000.0 - offset
-            b = ph["end_epoch_ms"] / 1000.0 - offset
-        else:
+    for key, ph in zip(phase_keys(phases), phases):
+        a, b = ph.get("start_t"), ph.get("end_t")
+        if not isinstance(a, (int, float)) or not isinstance(b, (int, float)):
             continue
         inside = [s for s in samples if isinstance(s.get("t"), float) and a <= s["t"] <= b]
         heap = [s["heap_committed"] for s in inside if isinstance(s.get("heap_committed"), float)]
         cache = [s["page_cache"] for s in inside if isinstance(s.get("page_cache"), float)]
         mine = [p for p in pauses if a <= p[0] <= b]
-        out.append(PhaseStats(run=run_dir.name, policy=policy, phase=ph["name"],
-                              duration_s=float(ph["duration_s"]),
+        out.append(PhaseStats(run=run_dir.name, policy=summary.get("policy") or run_dir.name, phase=key,
+                              duration_s=phase_seconds(ph),
                               read_bytes=ph["read_bytes"] if "read_bytes" in ph else _read_between(samples, a, b),
                               heap_mean=_mean(heap), cache_mean=_mean(cache), pauses=len(mine),
                               pause_s=sum(p[2] for p in mine) / 1000.0,

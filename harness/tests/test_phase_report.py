@@ -33,24 +33,21 @@ import pytest
 from flexheap_harness import cli, phase_report
 
 MIB = 2 ** 20
-EPOCH0 = 1_795_000_000.0  # the run's clock t = 0, as a wall-clock time
 
 
 def write_run(folder: Path, policy: str, a_s: float = 10.0, heap_a: float = 100, heap_b: float = 300) -> Path:
-    """Phase A for a_s seconds from t = 2, then phase B for 10 s; samples every second with the heap
-    (MiB) of the phase they fall in; pauses at known times, one after the run."""
+    """Phase A for a_s seconds from t = 2, then phase B for 10 s, as the runner places them in
+    summary.json; samples every second with the heap (MiB) of the phase they fall in; pauses at
+    known times, one after the run."""
     folder.mkdir(parents=True)
     b0, b1 = 2 + a_s, 2 + a_s + 10
-    phases = [{"name": "A", "duration_s": a_s, "read_bytes": 5 * MIB,
-               "start_epoch_ms": (EPOCH0 + 2) * 1000, "end_epoch_ms": (EPOCH0 + b0) * 1000},
-              {"name": "B", "duration_s": 10.0, "read_bytes": 50 * MIB,
-               "start_epoch_ms": (EPOCH0 + b0) * 1000, "end_epoch_ms": (EPOCH0 + b1) * 1000}]
-    (folder / "workload.json").write_text(json.dumps({"workload": "synthetic", "phases": phases}))
-    (folder / "summary.json").write_text(json.dumps({"policy": policy}))
+    phases = [{"name": "A", "duration_s": a_s, "read_bytes": 5 * MIB, "start_t": 2.0, "end_t": b0},
+              {"name": "B", "duration_s": 10.0, "read_bytes": 50 * MIB, "start_t": b0, "end_t": b1}]
+    (folder / "summary.json").write_text(json.dumps({"policy": policy, "phases": phases}))
     with open(folder / "samples.csv", "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["t", "epoch", "heap_committed", "page_cache"])
-        w.writerow([0.0, EPOCH0, "", 10 * MIB])          # before the JVM's first sample: no heap
+        w.writerow([0.0, "", "", 10 * MIB])              # before the JVM's first sample: no heap
         for t in range(1, int(b1) + 3):
             in_a = 2 <= t <= b0 - 1
             in_b = b0 + 1 <= t <= b1
@@ -58,7 +55,7 @@ def write_run(folder: Path, policy: str, a_s: float = 10.0, heap_a: float = 100,
             cache = 500 if in_a else 200 if in_b else 999
             if t == b0:                                    # a sample on the boundary counts in both
                 heap, cache = heap_a, 500
-            w.writerow([float(t), EPOCH0 + t, heap * MIB, cache * MIB])
+            w.writerow([float(t), "", heap * MIB, cache * MIB])
     with open(folder / "gc_pauses.csv", "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["t", "gc_id", "kind", "before", "after", "committed", "ms"])
@@ -113,10 +110,14 @@ def test_run_folders_skip_warmups_and_report_filters_policies(tmp_path):
     assert counted == 2 and "r1-g1-50" in table
 
 
-def test_a_run_without_a_sample_clock_has_no_phases(tmp_path):
+def test_phases_the_runner_could_not_place_are_left_out_and_repeated_names_numbered(tmp_path):
+    """A service's sub-phases have no start_t/end_t; a mix that runs a phase twice gets 'A#2'."""
     run = write_run(tmp_path / "r1-flexheap", "flexheap")
-    (run / "samples.csv").write_text("t,epoch,heap_committed,page_cache\n")
-    assert phase_report.phase_stats(run) == []
+    summary = json.loads((run / "summary.json").read_text())
+    summary["phases"].insert(1, {"name": "A-sub", "start_t": None, "end_t": None})
+    summary["phases"][2]["name"] = "A"
+    (run / "summary.json").write_text(json.dumps(summary))
+    assert [s.phase for s in phase_report.phase_stats(run)] == ["A", "A#2"]
 
 
 def test_cli_exit_codes(tmp_path, capsys):
@@ -131,22 +132,23 @@ def test_cli_exit_codes(tmp_path, capsys):
     assert cli.main(["phases", str(tmp_path / "empty")]) == 2
 
 
-def test_service_phases_on_the_run_clock_read_from_the_cgroup_counter(tmp_path):
-    """OpenSearch and Spark runs give phases as start_t/end_t on the run's clock and no read count:
-    the bytes come from the cumulative cgroup counter of the samples around the phase."""
+def test_service_phases_read_from_the_cgroup_counter(tmp_path):
+    """OpenSearch and Spark phases have no read count: the bytes come from the cumulative cgroup
+    counter of the samples around the phase."""
     run = tmp_path / "r1-flexheap"
     run.mkdir()
-    (run / "workload.json").write_text(json.dumps({"phases": [
+    (run / "summary.json").write_text(json.dumps({"phases": [
         {"name": "ingest", "start_t": 2.5, "end_t": 6.0, "duration_s": 3.5},
-        {"name": "search", "start_t": 6.0, "end_t": 9.0, "duration_s": 3.0}]}))
+        {"name": "search", "start_t": 6.0, "end_t": 9.0}]}))
     with open(run / "samples.csv", "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["t", "epoch", "heap_committed", "page_cache", "cg_read_bytes", "dev_read_bytes"])
-        for t in range(11):  # 10 MiB a second up to t = 6, then 1 MiB a second; no epoch column values
+        for t in range(11):  # 10 MiB a second up to t = 6, then 1 MiB a second
             read = 10 * min(t, 6) + max(t - 6, 0)
             w.writerow([float(t), "", 200 * MIB, 300 * MIB, read * MIB, 999 * MIB])
     ingest, search = phase_report.phase_stats(run)
     assert ingest.read_bytes == 40 * MIB   # samples t = 2 (20 MiB) .. t = 6 (60 MiB)
     assert search.read_bytes == 3 * MIB    # t = 6 (60) .. t = 9 (63)
+    assert search.duration_s == 3.0        # no duration_s: end_t - start_t
     assert ingest.heap_mean == pytest.approx(200 * MIB)
-    assert ingest.policy == "r1-flexheap"   # no summary.json: the folder's name
+    assert ingest.policy == "r1-flexheap"   # no policy in summary.json: the folder's name
