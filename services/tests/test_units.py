@@ -213,6 +213,14 @@ def test_tpcds_generator_from_the_wheel_works_offline(tmp_path):
     assert len(tables) == 24 and "store_sales" in tables
     queries = sorted((tmp_path / "queries").glob("q*.sql"))
     assert len(queries) == 99 and "store_sales" in (tmp_path / "queries" / "q03.sql").read_text()
+    # Every table a TPC-DS preset cache()s exists, and one of its queries reads it: a cached
+    # table nobody joins would hold storage memory without competing for anything.
+    for preset in ("tpcds", "tpcds-10x", "tpcds-all"):
+        params = parse_workload(f"spark:{preset}").params
+        texts = [(tmp_path / "queries" / f"{q}.sql").read_text() for q in params["queries"].split(",")]
+        for table in params["cache"].split("+"):
+            assert table in tables, (preset, table)
+            assert any(re.search(rf"\b{table}\b", t) for t in texts), (preset, table)
     with pytest.raises(ValueError, match="cannot parse"):
         parse_workload("spark:tpcds,queries=q03+q16")
     assert parse_workload("spark:tpcds,queries=q03+q07").params["queries"] == "q03,q07"
