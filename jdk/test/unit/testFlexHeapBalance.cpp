@@ -961,6 +961,46 @@ TEST(FlexHeapBalanceController, RecoverableIoShrinksAllTheWay) {
   EXPECT_GT(d.bytes, 100 * MiB);   // one step hands back most of the surplus
 }
 
+// FlexHeapBalanceMaxGCPercent: the square-root split may not take the headroom
+// below the one where the GC cost is that share of the mutators' cores.
+TEST(FlexHeapBalanceController, BalanceMaxGCBoundsTheSplit) {
+  // 5% GC at the 200 MiB headroom, 40% stall that all refaults: the split
+  // wants h = T sqrt(a)/(sqrt(a)+sqrt(b)), ~150 MiB, where GC costs ~6.7%.
+  SyntheticJvm j = jvm(0.05, 0.40, 1.0);
+  const double a = j.a, b = j.b, t = 1000.0 * MiB;
+  const double h = t * sqrt(a) / (sqrt(a) + sqrt(b));
+  ASSERT_LT(h, 160.0 * MiB);
+  ASSERT_GT(h, 140.0 * MiB);
+  FlexHeapConfig cfg = balance_config();
+  EXPECT_DOUBLE_EQ(0.0, cfg.balance_max_gc);   // off by default
+  FlexHeapDecision off = FlexHeapController(cfg).decide(j.interval(1.0));
+  EXPECT_STREQ("balance,shrink", off.reason);
+  EXPECT_NEAR(100.0 * MiB + h, (double)off.target, 2.0 * MiB);
+
+  // A bound above the split's GC cost leaves the split alone.
+  cfg.balance_max_gc = 0.08;
+  FlexHeapDecision loose = FlexHeapController(cfg).decide(j.interval(1.0));
+  EXPECT_EQ(off.target, loose.target);
+  EXPECT_EQ(off.bytes, loose.bytes);
+
+  // At 5% the headroom stays where the GC cost is 5%: a / (0.05 x 2 cores), the current 200 MiB.
+  cfg.balance_max_gc = 0.05;
+  FlexHeapDecision bound = FlexHeapController(cfg).decide(j.interval(1.0));
+  EXPECT_NEAR(100.0 * MiB + a / (0.05 * 2.0), (double)bound.target, 2.0 * MiB);
+  EXPECT_EQ(FlexHeapAction::None, bound.action);
+  EXPECT_STREQ("balance,steady", bound.reason);
+
+  // Clamped to all of the cores; the paper's mode ignores it.
+  cfg.balance_max_gc = 3.0;
+  EXPECT_DOUBLE_EQ(1.0, FlexHeapController(cfg).config().balance_max_gc);
+  cfg.balance_max_gc = 0.05;
+  cfg.policy = FlexHeapPolicyKind::Paper;
+  FlexHeapConfig paper_off = cfg;
+  paper_off.balance_max_gc = 0.0;
+  EXPECT_EQ(FlexHeapController(paper_off).decide(j.interval(1.0)).target,
+            FlexHeapController(cfg).decide(j.interval(1.0)).target);
+}
+
 TEST(FlexHeapBalanceController, ShrinkKeepsTheEdenTargetAndMinHeap) {
   FlexHeapController c(balance_config());
   SyntheticJvm j = jvm(0.0001, 0.90, 1.0);

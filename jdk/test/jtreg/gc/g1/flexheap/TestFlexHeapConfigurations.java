@@ -24,8 +24,9 @@
  * @test
  * @summary Configurations FlexHeap cannot or need not act in: -Xms equal to -Xmx turns it off (said once,
  *          no decisions, no proactive task); with no collector chosen UseFlexHeap selects G1 even where
- *          ergonomics would pick Serial; FlexHeapPolicy, FlexHeapGCTimeRatio, FlexHeapRentPriceMinIOPercent and
- *          FlexHeapRefaultEvidencePercent are validated; paper mode sets its ergonomic defaults;
+ *          ergonomics would pick Serial; FlexHeapPolicy, FlexHeapGCTimeRatio, FlexHeapRentPriceMinIOPercent,
+ *          FlexHeapRefaultEvidencePercent and FlexHeapBalanceMaxGCPercent are validated; paper mode sets
+ *          its ergonomic defaults;
  *          FlexHeapIOCostIdleCap (on by default) keeps each C_io within the idle CPU time, from a
  *          process clock sampled off the pause (not at all with the cap off); FlexHeapConcCostIdleCap
  *          (off by default) reads that clock too and keeps each C_conc within the concurrent CPU
@@ -94,6 +95,8 @@ public class TestFlexHeapConfigurations {
             .shouldContain("FlexHeapRentPriceMinIOPercent").shouldHaveExit(1);
         FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapRefaultEvidencePercent=1001", "-version"))
             .shouldContain("FlexHeapRefaultEvidencePercent").shouldHaveExit(1);
+        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapBalanceMaxGCPercent=101", "-version"))
+            .shouldContain("FlexHeapBalanceMaxGCPercent").shouldHaveExit(1);
         String balance = FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:+PrintFlagsFinal", "-version"))
             .shouldHaveExit(0).output();
         if (!flag(balance, "FlexHeapPolicy").equals("balance") || !flag(balance, "FlexHeapCostAsRate").equals("true")
@@ -104,7 +107,8 @@ public class TestFlexHeapConfigurations {
             || !flag(balance, "FlexHeapRefaultEvidencePercent").equals("100")
             || !flag(balance, "FlexHeapIOCostIdleCap").equals("true")
             || !flag(balance, "FlexHeapConcCostIdleCap").equals("false")
-            || !flag(balance, "FlexHeapActivatedRefaults").equals("false")) {
+            || !flag(balance, "FlexHeapActivatedRefaults").equals("false")
+            || !flag(balance, "FlexHeapBalanceMaxGCPercent").equals("0")) {
             throw new RuntimeException("balance defaults wrong");
         }
         String paper = FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapPolicy=paper",

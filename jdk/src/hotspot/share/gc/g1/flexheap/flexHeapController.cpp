@@ -105,6 +105,7 @@ static FlexHeapConfig flexheap_sanitize(const FlexHeapConfig& cfg) {
   c.cache_reserve = flexheap_clamp(c.cache_reserve, 0.0, FlexHeapController::MaxCacheReserve);
   c.rent_price_min_io = flexheap_clamp(c.rent_price_min_io, 0.0, FlexHeapController::MaxRentPriceMinIO);
   c.refault_evidence = flexheap_clamp(c.refault_evidence, 0.0, FlexHeapController::MaxRefaultEvidence);
+  c.balance_max_gc = flexheap_clamp(c.balance_max_gc, 0.0, 1.0);
   return c;
 }
 
@@ -408,6 +409,11 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
     double cap = flexheap_goal_headroom(a, GoalFloorFraction * goal, mut_cores);
     if (target_headroom > cap) {
       target_headroom = cap;
+    }
+    // FlexHeapBalanceMaxGCPercent: trade no more GC than this for modelled I/O.
+    const double least_headroom = flexheap_goal_headroom(a, _cfg.balance_max_gc, mut_cores);
+    if (target_headroom < least_headroom) {
+      target_headroom = least_headroom;
     }
   } else {
     rule = RuleGCGoal;

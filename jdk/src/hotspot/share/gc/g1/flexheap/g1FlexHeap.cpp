@@ -66,6 +66,7 @@ FlexHeapConfig G1FlexHeap::config() {
   cfg.refault_evidence = (double)FlexHeapRefaultEvidencePercent / 100.0;
   cfg.io_idle_cap = FlexHeapIOCostIdleCap;
   cfg.conc_idle_cap = FlexHeapConcCostIdleCap;
+  cfg.balance_max_gc = (double)FlexHeapBalanceMaxGCPercent / 100.0;
   cfg.activated_refaults = FlexHeapActivatedRefaults;
   return cfg;
 }
@@ -134,6 +135,10 @@ G1FlexHeap* G1FlexHeap::create(G1CollectedHeap* g1h) {
                          fh->_signals->samples_stall() ? "; stall sampled off the pause" : "",
                          MaxHeapSize / M, MinHeapSize / M, (uint)os::active_processor_count(),
                          (size_t)os::physical_memory() / M, ceiling_note);
+  if (cfg.policy == FlexHeapPolicyKind::Balance && FlexHeapBalanceMaxGCPercent > 0) {
+    log_info(gc, flexheap)("The balance rule trades at most %u%% of the mutators' CPUs in GC for page cache",
+                           FlexHeapBalanceMaxGCPercent);
+  }
   if (FlexHeapActivatedRefaults) {
     log_info(gc, flexheap)("Reads a larger page cache could save: twice the refaults the kernel activated, from %s",
                            fh->_signals->activations_source());
