@@ -185,9 +185,13 @@ def metrics_of(summary: dict[str, Any]) -> dict[str, float]:
             groups["p99"][P99_SERVICE_PREFIX + str(name)] = float(p["p99_ms"])
         if isinstance(p.get("docs_per_s"), (int, float)):
             groups[DOCS_PREFIX][DOCS_PREFIX + str(name)] = float(p["docs_per_s"])
-        dur = p.get("duration_s")
-        if not isinstance(qps, (int, float)) and isinstance(dur, (int, float)) and dur > 0:
-            groups[PHASE_TIME_PREFIX][PHASE_TIME_PREFIX + str(name)] = float(dur)
+        # A task of fixed work (a bulk of N documents) is timed by the work itself,
+        # beside its throughput; a phase without a throughput by its wall time.
+        work, dur = p.get("work_s"), p.get("duration_s")
+        if not isinstance(work, (int, float)):
+            work = dur if not isinstance(qps, (int, float)) else None
+        if isinstance(work, (int, float)) and work > 0:
+            groups[PHASE_TIME_PREFIX][PHASE_TIME_PREFIX + str(name)] = float(work)
     for g in groups.values():  # throughputs, ingest rates, group phase times, p99s, each in phase order
         out.update(g)
     return out

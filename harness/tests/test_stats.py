@@ -158,5 +158,9 @@ def test_group_phase_time_metric():
         {"name": "unknown", "duration_s": None},
     ]})
     assert m == {"qps:mixed-bulk": 2622.0, "qps:M500k": 10.0, "time:ingest-search": 45.069}
+    # A bulk task's own work time (opensearch-benchmark's task duration) joins its throughput.
+    m = metrics_of({"phases": [{"name": "mixed-bulk", "throughput_qps": 4781.0, "work_s": 10.571},
+                               {"name": "mixed-term", "throughput_qps": 0.75, "work_s": None}]})
+    assert m == {"qps:mixed-bulk": 4781.0, "qps:mixed-term": 0.75, "time:mixed-bulk": 10.571}
     from flexheap_harness.stats import metric_info
     assert metric_info("time:ingest-search") == ("time ingest-search", "s", False)

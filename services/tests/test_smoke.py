@@ -130,6 +130,9 @@ def test_opensearch_smoke_on_flexheap(tmp_path, jdk):
     phases = {p["name"]: p for p in s["phases"]}
     assert phases["ingest"]["duration_s"] > 0 and phases["search"]["duration_s"] > 0
     assert phases["ingest-bulk"]["throughput_qps"] > 0 and phases["ingest-bulk"]["unit"] == "docs/s"
+    # The bulk's own work time, within the phase's wall time; the timed searches have none.
+    assert 0 < phases["ingest-bulk"]["work_s"] <= phases["ingest"]["duration_s"]
+    assert "work_s" not in phases["search-term"]
     for q in ("search-term", "search-phrase", "search-topk", "search-agg"):
         assert phases[q]["throughput_qps"] > 0 and phases[q]["p99_service_ms"] >= phases[q]["p50_service_ms"] > 0
     wl = json.loads((out / "workload.json").read_text())

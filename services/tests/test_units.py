@@ -122,6 +122,7 @@ def test_parse_opensearch_benchmark_results():
     assert t["p50_service_ms"] == pytest.approx(27.31, rel=1e-3)
     assert t["p99_service_ms"] == pytest.approx(108.33, rel=1e-3)
     assert t["error_rate"] == 0
+    assert t["duration_s"] == pytest.approx(6.0036, rel=1e-3)  # opensearch-benchmark gives ms
 
 
 def test_phase_table_takes_medians_per_policy_and_phase():
