@@ -140,16 +140,18 @@ def test_phase_table_takes_medians_per_policy_and_phase():
 
 
 def test_phase_table_gives_span_phases_a_time_row():
-    def run(policy, qps, span_s):
+    def run(policy, qps, span_s, work_s):
         return {"policy": policy, "ok": True, "total_s": 10,
                 "phases": [{"name": "ingest-search", "duration_s": span_s},
-                           {"name": "mixed-bulk", "unit": "docs/s", "throughput_qps": qps}]}
-    header, rows = phase_table([run("g1-50", 3000, 39.0), run("g1-50", 3100, 41.0), run("g1-50", 2900, 60.0),
-                                run("flexheap", 3200, 38.0)])
+                           {"name": "mixed-bulk", "unit": "docs/s", "throughput_qps": qps, "work_s": work_s}]}
+    header, rows = phase_table([run("g1-50", 3000, 39.0, 9.0), run("g1-50", 3100, 41.0, 11.0),
+                                run("g1-50", 2900, 60.0, 10.0), run("flexheap", 3200, 38.0, 12.5)])
     by_name = {r[0]: r for r in rows}
     assert "ingest-search" not in by_name  # no throughput row for a span
     assert by_name["time ingest-search"][1:] == ["s", "41.0", "", "", "38.0", "", ""]
     assert by_name["mixed-bulk"][2] == "3000.0"
+    # the bulk's own work time, beside its phase's span
+    assert by_name["time mixed-bulk"][1:] == ["s", "10.0", "", "", "12.5", "", ""]
 
 
 def test_corpus_is_zipf_and_deterministic(tmp_path):

@@ -78,8 +78,9 @@ METRICS = (("throughput_qps", "throughput", "{:.1f}"), ("p50_service_ms", "p50 m
 
 def phase_table(runs: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
     """Median over ok runs per (policy, phase) of throughput, p50 and p99 service time; a phase
-    with a wall time and no throughput (OpenSearch's ingest, ingest-search and search spans) as a
-    "time <phase>" row in seconds, as the harness's comparison has it; plus per-policy run totals
+    with a wall time and no throughput (OpenSearch's ingest, ingest-search and search spans), and a
+    bulk task's own work time, as a "time <phase>" row in seconds, as the harness's comparison has
+    it; plus per-policy run totals
     (bytes read, GC pause, mean committed heap and page cache)."""
     per: dict[tuple[str, str], dict[str, list[float]]] = {}
     units: dict[str, str] = {}
@@ -107,6 +108,9 @@ def phase_table(runs: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]
                 continue
             if name not in phases:
                 phases.append(name)
+            if isinstance(p.get("work_s"), (int, float)) and p["work_s"] > 0:
+                # a task of fixed work (a bulk): the time the work took, finer than its phase's span
+                spans.setdefault(name, {}).setdefault(pol, []).append(float(p["work_s"]))
             if p.get("unit"):
                 units[name] = p["unit"]
             d = per.setdefault((pol, name), {})
