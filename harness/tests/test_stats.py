@@ -149,7 +149,8 @@ def test_phase_latency_and_ingest_metrics():
 def test_group_phase_time_metric():
     # A phase with a duration and no throughput of its own (OpenSearch's ingest-search, which
     # ends when its documents are in) is compared by its wall time; a timed phase with a
-    # throughput, or a zero or missing duration, adds no time row.
+    # throughput, or a zero or missing duration, adds no time row; a task of fixed work does,
+    # from its work_s, beside its throughput.
     m = metrics_of({"phases": [
         {"name": "ingest-search", "start_t": 72.1, "end_t": 117.2, "duration_s": 45.069},
         {"name": "mixed-bulk", "throughput_qps": 2622.0},

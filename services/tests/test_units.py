@@ -42,7 +42,8 @@ import pytest
 from flexheap_harness.services import base, parse_workload
 from flexheap_harness.services.cli import phase_table
 from flexheap_harness.services.corpus import CorpusSpec, Generator, query_terms, vocabulary, write_ndjson
-from flexheap_harness.services.opensearch import jvm_options_file, parse_test_run, reachable_java_home
+from flexheap_harness.services.opensearch import (FIXED_WORK_OPERATIONS, SETUP_OPERATIONS, jvm_options_file,
+                                                  parse_test_run, reachable_java_home, task_records)
 from flexheap_harness.services.opensearch_base import (RestoreError, bulk_body, index_body, is_segment_file,
                                                        restore_tree)
 from flexheap_harness.services.spark import split_heap_flags
@@ -122,7 +123,27 @@ def test_parse_opensearch_benchmark_results():
     assert t["p50_service_ms"] == pytest.approx(27.31, rel=1e-3)
     assert t["p99_service_ms"] == pytest.approx(108.33, rel=1e-3)
     assert t["error_rate"] == 0
-    assert t["duration_s"] == pytest.approx(6.0036, rel=1e-3)  # opensearch-benchmark gives ms
+    assert t["last_request_s"] == pytest.approx(6.0036, rel=1e-3)  # opensearch-benchmark gives ms
+
+
+def test_task_records_time_the_fixed_work_of_a_bulk_only():
+    def task(op, thr, last_s, err=0.0):
+        return {"operation": op, "throughput": thr, "unit": "docs/s" if op.startswith("bulk") else "ops/s",
+                "p50_service_ms": 1.0, "p99_service_ms": 2.0, "error_rate": err, "last_request_s": last_s}
+    recs = task_records("ingest-search", {"refresh": task("refresh", None, 0.1),
+                                          "mixed-bulk": task("bulk-b", 4781.0, 10.5714),
+                                          "mixed-term": task("term", 0.75, 9.74),
+                                          "bulk-a": task("bulk-a", 4300.0, None)})
+    by = {r["name"]: r for r in recs}
+    assert set(by) == {"mixed-bulk", "mixed-term", "ingest-bulk"}  # setup tasks are not measured
+    assert by["mixed-bulk"]["work_s"] == 10.571 and by["mixed-bulk"]["throughput_qps"] == 4781.0
+    assert "work_s" not in by["mixed-term"]  # a timed search: its duration is its time period
+    assert "work_s" not in by["ingest-bulk"]  # no duration reported, no time
+    # the fixed-work operations are the workload's bulk operations (a Jinja template, so by pattern)
+    text = (REPO / "services/opensearch/workload/operations/default.json").read_text()
+    kinds = dict(re.findall(r'"name":\s*"([^"]+)",\s*"operation-type":\s*"([^"]+)"', text))
+    assert {name for name, kind in kinds.items() if kind == "bulk"} == set(FIXED_WORK_OPERATIONS)
+    assert set(SETUP_OPERATIONS) <= set(kinds)
 
 
 def test_phase_table_takes_medians_per_policy_and_phase():

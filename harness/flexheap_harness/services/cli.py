@@ -109,7 +109,7 @@ def phase_table(runs: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]
             if name not in phases:
                 phases.append(name)
             if isinstance(p.get("work_s"), (int, float)) and p["work_s"] > 0:
-                # a task of fixed work (a bulk): the time the work took, finer than its phase's span
+                # a task of fixed work (a bulk): the time to its last request, finer than its phase's span
                 spans.setdefault(name, {}).setdefault(pol, []).append(float(p["work_s"]))
             if p.get("unit"):
                 units[name] = p["unit"]
