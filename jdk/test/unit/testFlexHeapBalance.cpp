@@ -224,6 +224,7 @@ static FlexHeapConfig balance_config() {
   c.rent_credit_drains = true; // FlexHeapRentCreditDrains's default
   c.refault_evidence = 1.0;    // FlexHeapRefaultEvidencePercent's default
   c.io_idle_cap = true;        // FlexHeapIOCostIdleCap's default
+  c.balance_max_gc = 0.08;     // FlexHeapBalanceMaxGCPercent's default
   return c;
 }
 
@@ -972,7 +973,8 @@ TEST(FlexHeapBalanceController, BalanceMaxGCBoundsTheSplit) {
   ASSERT_LT(h, 160.0 * MiB);
   ASSERT_GT(h, 140.0 * MiB);
   FlexHeapConfig cfg = balance_config();
-  EXPECT_DOUBLE_EQ(0.0, cfg.balance_max_gc);   // off by default
+  EXPECT_DOUBLE_EQ(0.08, cfg.balance_max_gc);  // the default
+  cfg.balance_max_gc = 0.0;                     // off
   FlexHeapDecision off = FlexHeapController(cfg).decide(j.interval(1.0));
   EXPECT_STREQ("balance,shrink", off.reason);
   EXPECT_NEAR(100.0 * MiB + h, (double)off.target, 2.0 * MiB);

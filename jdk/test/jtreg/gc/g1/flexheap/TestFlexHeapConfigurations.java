@@ -108,7 +108,7 @@ public class TestFlexHeapConfigurations {
             || !flag(balance, "FlexHeapIOCostIdleCap").equals("true")
             || !flag(balance, "FlexHeapConcCostIdleCap").equals("false")
             || !flag(balance, "FlexHeapActivatedRefaults").equals("false")
-            || !flag(balance, "FlexHeapBalanceMaxGCPercent").equals("0")) {
+            || !flag(balance, "FlexHeapBalanceMaxGCPercent").equals("8")) {
             throw new RuntimeException("balance defaults wrong");
         }
         String paper = FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapPolicy=paper",

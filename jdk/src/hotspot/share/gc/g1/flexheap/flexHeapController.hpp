@@ -71,7 +71,7 @@ struct FlexHeapConfig {
                                 // process left idle in the interval (FlexHeapCostModel::idle_cpu)
   bool     conc_idle_cap;       // balance: FlexHeapConcCostIdleCap (false): C_conc is at most the concurrent
                                 // GC CPU beyond the CPU time the process left idle in the interval
-  double   balance_max_gc;      // balance: FlexHeapBalanceMaxGCPercent / 100 (0: off): the balance rule's
+  double   balance_max_gc;      // balance: FlexHeapBalanceMaxGCPercent / 100 (0.08; 0: off): the balance rule's
                                 // headroom is at least the one at which the GC cost is this share of the
                                 // mutators' cores. Clamped to 0..1
   bool     activated_refaults;  // balance: FlexHeapActivatedRefaults (false): the refaults that count are the

@@ -132,12 +132,13 @@
           "while the mutators wait on I/O takes no CPU from them. false: "  \
           "Eq. 3 alone (idle cores estimated from the mutator count)")      \
                                                                             \
-  product(uint, FlexHeapBalanceMaxGCPercent, 0,                             \
+  product(uint, FlexHeapBalanceMaxGCPercent, 8,                             \
           "With FlexHeapPolicy=balance, the balance rule never shrinks "    \
           "the heap headroom below the one at which the window's GC cost "  \
           "is this percentage of the mutators' CPUs: its I/O model (the "   \
           "stall falls as 1/page cache) overstates what more cache saves "  \
-          "on data far larger than the cache. 0: no bound")                 \
+          "on data far larger than the cache. 0: no bound (earlier "        \
+          "builds)")                                                        \
           range(0, 100)                                                     \
                                                                             \
   product(bool, FlexHeapActivatedRefaults, false,                           \
