@@ -1060,15 +1060,20 @@ TEST(FlexHeapBalanceController, DeadBandIgnoresSmallChanges) {
   EXPECT_EQ(FlexHeapAction::Grow, j.step(c).action);
 }
 
-// Closed loop: the controller converges to the modelled optimum and stays there.
-static void expect_converges(SyntheticJvm j, double tolerance) {
-  FlexHeapController c(balance_config());
+// Closed loop: the controller converges to the modelled optimum and stays there:
+// the square-root split, or with FlexHeapBalanceMaxGCPercent the headroom where
+// GC costs that share of the 2 cores, whichever is larger.
+static void expect_converges(SyntheticJvm j, double tolerance, const FlexHeapConfig& cfg = balance_config()) {
+  FlexHeapController c(cfg);
   FlexHeapDecision d;
   for (int i = 0; i < 30; i++) {
     d = j.step(c);
   }
   double t = (double)j.flexible;
   double h = t * sqrt(j.a) / (sqrt(j.a) + sqrt(j.b));
+  if (cfg.balance_max_gc > 0.0 && h < j.a / (cfg.balance_max_gc * 2.0)) {
+    h = j.a / (cfg.balance_max_gc * 2.0);
+  }
   EXPECT_NEAR(h, (double)j.headroom(), tolerance * t) << d.reason;
   // Settled: the last decisions do nothing.
   EXPECT_EQ(FlexHeapAction::None, j.step(c).action);
@@ -1077,7 +1082,12 @@ static void expect_converges(SyntheticJvm j, double tolerance) {
 TEST(FlexHeapBalanceController, ConvergesFromTooSmall) {
   SyntheticJvm j = jvm(0.30, 0.10, 1.0);
   j.committed = 120 * MiB;
+  // The split (~460 MiB of headroom) would cost 13% of the cores in GC: the
+  // default bound holds the headroom where GC costs 8%, 750 MiB.
   expect_converges(j, 0.03);
+  FlexHeapConfig unbounded = balance_config();
+  unbounded.balance_max_gc = 0.0;
+  expect_converges(j, 0.03, unbounded);
 }
 
 TEST(FlexHeapBalanceController, ConvergesFromTooLarge) {
