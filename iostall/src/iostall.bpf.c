@@ -46,9 +46,12 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
  * Registered tids only; user space inserts, we update and delete on exit.
  * Keys are tids as the registering process sees them: host tids in the
  * initial pid namespace, else tids of the library's own pid namespace.
+ * Not preallocated: the maps are charged to the JVM's memory cgroup, i.e.
+ * to its page cache, and only user space inserts (never under the rq lock).
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, IOSTALL_MAP_MAX);
 	__type(key, __u32);
 	__type(value, struct iostall_entry);
@@ -57,10 +60,13 @@ struct {
 /*
  * Registered threads switched out in D state, by host tid (a task's pid
  * field): the switch-in side knows only that, never the namespace tid.
+ * Preallocated, as sched_switch inserts under the rq lock; sized for the
+ * threads blocked at once, not for all registered ones: when it is full a
+ * stall goes uncounted rather than allocate.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, IOSTALL_MAP_MAX);
+	__uint(max_entries, IOSTALL_INFLIGHT_MAX);
 	__type(key, __u32);
 	__type(value, struct iostall_inflight);
 } inflight SEC(".maps");

@@ -28,6 +28,9 @@
 /* Must equal IOSTALL_MAX_THREADS in include/iostall.h (checked in C). */
 #define IOSTALL_MAP_MAX 16384
 
+/* Registered threads blocked in D state at once that the probe can time. */
+#define IOSTALL_INFLIGHT_MAX 4096
+
 /* Slots of the maybe_tracked filter, minus one (a power of two). */
 #define IOSTALL_FILTER_MASK 0xffff
 

@@ -90,7 +90,7 @@ if [ ! -e /sys/kernel/btf/vmlinux ]; then
 	echo "SKIP bpf tests: kernel has no BTF (/sys/kernel/btf/vmlinux)" | count
 fi
 
-for t in test_odirect test_quiet test_mmap_fault test_churn test_agree test_pidns test_pauseread test_psi; do
+for t in test_odirect test_quiet test_mmap_fault test_churn test_agree test_pidns test_pauseread test_psi test_footprint; do
 	"$OUT/tests/$t" 2>&1 | count
 	rc=${PIPESTATUS[0]}
 	# A crash or a failure with no line of its own still counts.
