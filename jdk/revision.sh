@@ -21,14 +21,17 @@
 #
 #
 # The FlexHeap revision a build carries: the last commit that touched the JDK
-# sources or patches, "-dirty" if they have uncommitted changes.
+# sources or patches or the iostall library the JDK ships (lib/libiostall.so:
+# its probe's maps come out of the budget), "-dirty" if they have uncommitted
+# changes.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+paths="jdk/src jdk/patches iostall/src iostall/include"
 if git -C "$root" rev-parse --git-dir >/dev/null 2>&1 && \
-   rev=$(git -C "$root" log -1 --format=%h -- jdk/src jdk/patches 2>/dev/null) && [ -n "$rev" ]; then
-  if [ -n "$(git -C "$root" status --porcelain -- jdk/src jdk/patches 2>/dev/null)" ]; then rev="$rev-dirty"; fi
+   rev=$(git -C "$root" log -1 --format=%h -- $paths 2>/dev/null) && [ -n "$rev" ]; then
+  if [ -n "$(git -C "$root" status --porcelain -- $paths 2>/dev/null)" ]; then rev="$rev-dirty"; fi
 else
   # outside git: a content hash of what goes into the JVM
-  rev="src-$(cat $(find "$root/jdk/src" "$root/jdk/patches" -type f 2>/dev/null | sort) /dev/null | sha256sum | cut -c1-10)"
+  rev="src-$(cd "$root" && cat $(find $paths -type f 2>/dev/null | sort) /dev/null | sha256sum | cut -c1-10)"
 fi
 echo "$rev"
