@@ -33,6 +33,8 @@ jdk/baseline/build-jdk26.sh (jdk.py finds it). On the FlexHeap JDK:
   flexheap-paper  as flexheap with the paper's predicates alone
             (-XX:FlexHeapNegligibleCostPercent=0)
   static:S  stock G1 with a fixed -Xmx S (used by the oracle sweep)
+  fixed:S   stock G1 with -Xms = -Xmx = S: a heap that never resizes, to compare
+            collectors at one heap size (fixed-26:S runs on the JDK 26 baseline)
   flexheap:FLAG=V[+FLAG=V...]  (also flexheap-paper:...) a FlexHeap policy with
             its own -XX:FlexHeap* settings, to compare settings interleaved in
             one run (e.g. flexheap:FlexHeapCacheReservePercent=30); HeapPercent=P
@@ -48,7 +50,9 @@ CPU-usage-driven expansion and shrinking at young GCs):
             defaults JDK 27 adopts (no free-ratio floor or cap after full GCs and
             remarks; the GC-time-driven sizing alone decides)
 
--Xms is deliberately left at the JVM default so every policy can resize.
+-Xms is deliberately left at the JVM default so every policy can resize, but for
+fixed:S and fixed-26:S: with the size held, the difference between the two is the
+collector's own (JDK 26's G1 changed more than its sizing), not the heap policy.
 """
 
 from __future__ import annotations
@@ -71,6 +75,7 @@ class Policy:
     name: str
     heap_fraction: float | None = None  # of the budget
     static_heap: int | None = None  # bytes
+    fixed_heap: bool = False  # -Xms = -Xmx = static_heap: the heap never resizes
     flags: tuple[str, ...] = ()
     needs_flexheap: bool = False
     description: str = ""
@@ -129,10 +134,24 @@ def parse_policy(text: str) -> Policy:
             description=f"stock G1, fixed max heap {format_size(size)}",
         )
     base, sep, spec = text.strip().partition(":")
+    if sep and base.lower() in _FIXED:
+        size = parse_size(spec)
+        return Policy(
+            f"{base.lower()}:{to_jvm_size(size)}",
+            static_heap=size,
+            fixed_heap=True,
+            jdk=_FIXED[base.lower()],
+            description=f"stock G1{' of OpenJDK 26' if _FIXED[base.lower()] == JDK_26 else ''}, "
+                        f"heap fixed at {format_size(size)} (-Xms = -Xmx)",
+        )
     if sep and base.lower() in ("flexheap", "flexheap-paper"):
         return _flexheap_variant(BUILTIN[base.lower()], spec)
-    raise ValueError(f"unknown policy {text!r}; choose from {', '.join(BUILTIN)}, static:<size> "
-                     "or flexheap:<FlexHeapFlag>=<value>[+...]")
+    raise ValueError(f"unknown policy {text!r}; choose from {', '.join(BUILTIN)}, static:<size>, "
+                     "fixed:<size>, fixed-26:<size> or flexheap:<FlexHeapFlag>=<value>[+...]")
+
+
+# fixed:S and fixed-26:S: the JDK each runs on.
+_FIXED = {"fixed": JDK_FLEXHEAP, "fixed-26": JDK_26}
 
 
 _FLEXHEAP_SETTING = re.compile(r"(FlexHeap[A-Za-z]+)=([A-Za-z0-9.]+)")
@@ -222,7 +241,10 @@ def jvm_flags(
     native_reserve: int = 0,
 ) -> list[str]:
     """The JVM options for one run. Extra flags come last so they can override ours."""
-    flags = ["-XX:+UseG1GC", f"-Xmx{to_jvm_size(max_heap_bytes(policy, budget, native_reserve))}"]
+    max_heap = to_jvm_size(max_heap_bytes(policy, budget, native_reserve))
+    flags = ["-XX:+UseG1GC", f"-Xmx{max_heap}"]
+    if policy.fixed_heap:
+        flags.append(f"-Xms{max_heap}")
     flags += policy.flags
     flags.append(gc_log_option(gc_log_path, flexheap_tags))
     flags += extra_flags

@@ -90,9 +90,24 @@ def test_static_ignores_budget_and_needs_none():
     assert parse_policy("STATIC:1g").name == "static:1024m"
 
 
-def test_no_xms_ever():
-    for name in ("g1-50", "g1-90", "vg1", "flexheap", "flexheap-paper", "static:1g"):
+def test_no_xms_but_for_a_fixed_heap():
+    for name in ("g1-50", "g1-90", "vg1", "flexheap", "flexheap-paper", "static:1g", "g1-26", "g1-27like"):
         assert not any(f.startswith("-Xms") for f in jvm_flags(parse_policy(name), GIB, "x"))
+
+
+def test_fixed_holds_the_heap_on_either_jdk():
+    for name, jdk in (("fixed:256m", JDK_FLEXHEAP), ("Fixed-26:256M", JDK_26)):
+        p = parse_policy(name)
+        assert p.name == name.lower() and p.jdk == jdk and not p.needs_flexheap
+        assert jvm_flags(p, None, "/r/gc.log", flexheap_tags=False) == [
+            "-XX:+UseG1GC", "-Xmx256m", "-Xms256m", STOCK_LOG]
+    assert max_heap_bytes(parse_policy("fixed:1g"), GIB // 2) == GIB  # as asked, whatever the budget
+
+
+@pytest.mark.parametrize("name", ["fixed:", "fixed:0.5", "fixed-26:300", "fixed-27:1g"])
+def test_fixed_needs_a_size_with_a_unit_and_a_known_jdk(name):
+    with pytest.raises(ValueError):
+        parse_policy(name)
 
 
 def test_stock_jdk_gets_no_flexheap_tag():
