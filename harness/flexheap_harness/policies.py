@@ -75,7 +75,6 @@ class Policy:
     name: str
     heap_fraction: float | None = None  # of the budget
     static_heap: int | None = None  # bytes
-    fixed_heap: bool = False  # -Xms = -Xmx = static_heap: the heap never resizes
     flags: tuple[str, ...] = ()
     needs_flexheap: bool = False
     description: str = ""
@@ -121,37 +120,37 @@ BUILTIN: dict[str, Policy] = {
 }
 
 
+# Policies named with a heap size: name -> (JDK, whether -Xms holds the heap at it).
+_SIZED = {"static": (JDK_FLEXHEAP, False), "fixed": (JDK_FLEXHEAP, True), "fixed-26": (JDK_26, True)}
+
+
 def parse_policy(text: str) -> Policy:
-    """'g1-90', 'vg1', 'flexheap', 'static:768m' -> Policy."""
+    """'g1-90', 'vg1', 'flexheap', 'static:768m', 'fixed-26:256m' -> Policy."""
     key = text.strip().lower()
     if key in BUILTIN:
         return BUILTIN[key]
-    if key.startswith("static:"):
-        size = parse_size(key.split(":", 1)[1])
-        return Policy(
-            f"static:{to_jvm_size(size)}",
-            static_heap=size,
-            description=f"stock G1, fixed max heap {format_size(size)}",
-        )
     base, sep, spec = text.strip().partition(":")
-    if sep and base.lower() in _FIXED:
-        size = parse_size(spec)
-        return Policy(
-            f"{base.lower()}:{to_jvm_size(size)}",
-            static_heap=size,
-            fixed_heap=True,
-            jdk=_FIXED[base.lower()],
-            description=f"stock G1{' of OpenJDK 26' if _FIXED[base.lower()] == JDK_26 else ''}, "
-                        f"heap fixed at {format_size(size)} (-Xms = -Xmx)",
-        )
-    if sep and base.lower() in ("flexheap", "flexheap-paper"):
-        return _flexheap_variant(BUILTIN[base.lower()], spec)
+    base = base.lower()
+    if sep and base in _SIZED:
+        return _sized_policy(base, parse_size(spec))
+    if sep and base in ("flexheap", "flexheap-paper"):
+        return _flexheap_variant(BUILTIN[base], spec)
     raise ValueError(f"unknown policy {text!r}; choose from {', '.join(BUILTIN)}, static:<size>, "
                      "fixed:<size>, fixed-26:<size> or flexheap:<FlexHeapFlag>=<value>[+...]")
 
 
-# fixed:S and fixed-26:S: the JDK each runs on.
-_FIXED = {"fixed": JDK_FLEXHEAP, "fixed-26": JDK_26}
+def _sized_policy(base: str, size: int) -> Policy:
+    """static:S (-Xmx S), fixed:S and fixed-26:S (-Xms = -Xmx = S) on their JDK."""
+    jdk, fixed = _SIZED[base]
+    stock = "stock G1 of OpenJDK 26" if jdk == JDK_26 else "stock G1"
+    return Policy(
+        f"{base}:{to_jvm_size(size)}",
+        static_heap=size,
+        flags=(f"-Xms{to_jvm_size(size)}",) if fixed else (),
+        jdk=jdk,
+        description=f"{stock}, heap fixed at {format_size(size)} (-Xms = -Xmx)" if fixed
+        else f"{stock}, fixed max heap {format_size(size)}",
+    )
 
 
 _FLEXHEAP_SETTING = re.compile(r"(FlexHeap[A-Za-z]+)=([A-Za-z0-9.]+)")
@@ -241,10 +240,7 @@ def jvm_flags(
     native_reserve: int = 0,
 ) -> list[str]:
     """The JVM options for one run. Extra flags come last so they can override ours."""
-    max_heap = to_jvm_size(max_heap_bytes(policy, budget, native_reserve))
-    flags = ["-XX:+UseG1GC", f"-Xmx{max_heap}"]
-    if policy.fixed_heap:
-        flags.append(f"-Xms{max_heap}")
+    flags = ["-XX:+UseG1GC", f"-Xmx{to_jvm_size(max_heap_bytes(policy, budget, native_reserve))}"]
     flags += policy.flags
     flags.append(gc_log_option(gc_log_path, flexheap_tags))
     flags += extra_flags
