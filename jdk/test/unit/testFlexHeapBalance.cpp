@@ -1446,6 +1446,36 @@ TEST(FlexHeapBalanceController, FreeMemoryNeedsNoRent) {
   EXPECT_EQ(before + 229 * MiB, j.committed);
 }
 
+TEST(FlexHeapBalanceController, RentSaturationPricesAPartlyRecoverableCacheInProportion) {
+  // The I/O phase's reads are 20% refaults. At the default saturation (10%)
+  // that prices an evicted byte as a whole re-read: 28.8 MiB, as above. At
+  // 100% (FlexHeapRentRefaultSaturationPercent=100) it costs a fifth of one,
+  // and the same rent evicts five times as much; at 20% nothing changes.
+  // The share counts once the reads since the fill reach a tenth of the cache.
+  FlexHeapConfig cfg = reserve_config(0.1);
+  cfg.refault_evidence = 0.1;
+  cfg.rent_refault_saturation = 1.0;
+  FlexHeapController c(cfg);
+  SyntheticJvm j = io_then_gc_heavy(c, 20.0, 0);
+  FlexHeapDecision d = j.step(c);
+  EXPECT_STREQ("cacheRent,grow", d.reason);
+  EXPECT_NEAR(5.0 * 28.8 * MiB, d.eviction_allowance, 0.05 * MiB);
+  cfg.rent_refault_saturation = 0.2;
+  FlexHeapController at_share(cfg);
+  SyntheticJvm k = io_then_gc_heavy(at_share, 20.0, 0);
+  EXPECT_NEAR(28.8 * MiB, k.step(at_share).eviction_allowance, 0.01 * MiB);
+}
+
+TEST(FlexHeapBalanceController, RentSaturationIsClamped) {
+  FlexHeapConfig cfg = reserve_config(0.1);
+  cfg.rent_refault_saturation = 0.0;   // unset: the balance rule's own
+  EXPECT_DOUBLE_EQ(FlexHeapController::RefaultSaturation, FlexHeapController(cfg).config().rent_refault_saturation);
+  cfg.rent_refault_saturation = 0.001;
+  EXPECT_DOUBLE_EQ(0.01, FlexHeapController(cfg).config().rent_refault_saturation);
+  cfg.rent_refault_saturation = 5.0;
+  EXPECT_DOUBLE_EQ(1.0, FlexHeapController(cfg).config().rent_refault_saturation);
+}
+
 static FlexHeapConfig price_from_every_read() {
   FlexHeapConfig c = reserve_config(0.1);
   c.rent_price_min_io = 0.0;   // builds before FlexHeapRentPriceMinIOPercent

@@ -25,8 +25,8 @@
  * @summary Configurations FlexHeap cannot or need not act in: -Xms equal to -Xmx turns it off (said once,
  *          no decisions, no proactive task); with no collector chosen UseFlexHeap selects G1 even where
  *          ergonomics would pick Serial; FlexHeapPolicy, FlexHeapGCTimeRatio, FlexHeapRentPriceMinIOPercent,
- *          FlexHeapRefaultEvidencePercent and FlexHeapBalanceMaxGCPercent are validated; paper mode sets
- *          its ergonomic defaults;
+ *          FlexHeapRefaultEvidencePercent, FlexHeapRentRefaultSaturationPercent and FlexHeapBalanceMaxGCPercent
+ *          are validated; paper mode sets its ergonomic defaults;
  *          FlexHeapIOCostIdleCap (on by default) keeps each C_io within the idle CPU time, from a
  *          process clock sampled off the pause (not at all with the cap off); FlexHeapConcCostIdleCap
  *          (off by default) reads that clock too and keeps each C_conc within the concurrent CPU
@@ -97,6 +97,10 @@ public class TestFlexHeapConfigurations {
             .shouldContain("FlexHeapRefaultEvidencePercent").shouldHaveExit(1);
         FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapBalanceMaxGCPercent=101", "-version"))
             .shouldContain("FlexHeapBalanceMaxGCPercent").shouldHaveExit(1);
+        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapRentRefaultSaturationPercent=0", "-version"))
+            .shouldContain("FlexHeapRentRefaultSaturationPercent").shouldHaveExit(1);
+        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapRentRefaultSaturationPercent=101", "-version"))
+            .shouldContain("FlexHeapRentRefaultSaturationPercent").shouldHaveExit(1);
         String balance = FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:+PrintFlagsFinal", "-version"))
             .shouldHaveExit(0).output();
         if (!flag(balance, "FlexHeapPolicy").equals("balance") || !flag(balance, "FlexHeapCostAsRate").equals("true")
@@ -105,6 +109,7 @@ public class TestFlexHeapConfigurations {
             || !flag(balance, "FlexHeapRentFillingCache").equals("true")
             || !flag(balance, "FlexHeapRentCreditDrains").equals("true")
             || !flag(balance, "FlexHeapRefaultEvidencePercent").equals("100")
+            || !flag(balance, "FlexHeapRentRefaultSaturationPercent").equals("10")
             || !flag(balance, "FlexHeapIOCostIdleCap").equals("true")
             || !flag(balance, "FlexHeapConcCostIdleCap").equals("false")
             || !flag(balance, "FlexHeapActivatedRefaults").equals("false")

@@ -106,6 +106,9 @@ static FlexHeapConfig flexheap_sanitize(const FlexHeapConfig& cfg) {
   c.rent_price_min_io = flexheap_clamp(c.rent_price_min_io, 0.0, FlexHeapController::MaxRentPriceMinIO);
   c.refault_evidence = flexheap_clamp(c.refault_evidence, 0.0, FlexHeapController::MaxRefaultEvidence);
   c.balance_max_gc = flexheap_clamp(c.balance_max_gc, 0.0, 1.0);
+  c.rent_refault_saturation = c.rent_refault_saturation > 0.0
+                            ? flexheap_clamp(c.rent_refault_saturation, 0.01, 1.0)
+                            : FlexHeapController::RefaultSaturation;   // NaN too
   return c;
 }
 
@@ -122,7 +125,7 @@ FlexHeapController::FlexHeapController(const FlexHeapConfig& cfg) :
   _wall_since_step(0.0),
   _too_small_headroom(0.0),
   _too_small_age(0.0),
-  _eviction(RefaultSaturation, _cfg.rent_credit_drains, _cfg.refault_evidence),   // _cfg is initialized first
+  _eviction(_cfg.rent_refault_saturation, _cfg.rent_credit_drains, _cfg.refault_evidence),   // _cfg is initialized first
   _rent_free_growth(-1.0),
   _has_applied(false),
   // Start in WaitGrow with no grow recorded, so growUsed holds: as if the

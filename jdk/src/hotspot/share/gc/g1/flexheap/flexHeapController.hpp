@@ -76,6 +76,9 @@ struct FlexHeapConfig {
                                 // mutators' cores. Clamped to 0..1
   bool     activated_refaults;  // balance: FlexHeapActivatedRefaults (false): the refaults that count are the
                                 // kernel's activations (FlexHeapSample::activate_bytes), x 2 RefaultSaturation
+  double   rent_refault_saturation; // balance: FlexHeapRentRefaultSaturationPercent / 100: the refault share at
+                                // which the rent's price of an evicted byte is a whole re-read (0: unset,
+                                // RefaultSaturation). Clamped to 0.01..1
 };
 
 struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i

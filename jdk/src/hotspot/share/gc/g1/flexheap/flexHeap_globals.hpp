@@ -151,6 +151,13 @@
           "/proc/vmstat (machine-wide: v1 has no per-cgroup activations). " \
           "false: a refault share of 10% or more counts as all")            \
                                                                             \
+  product(uint, FlexHeapRentRefaultSaturationPercent, 10,                   \
+          "With FlexHeapPolicy=balance, the refault share of the reads, "   \
+          "as a percentage, at and above which the page-cache rent prices " \
+          "an evicted byte as a whole re-read; a smaller share prices it "  \
+          "in proportion. 100: the refault share itself")                   \
+          range(1, 100)                                                     \
+                                                                            \
   product(uint, FlexHeapRefaultEvidencePercent, 100,                        \
           "With FlexHeapPolicy=balance, the reads since the page cache "    \
           "filled, as a percentage of the cache, before their refault "     \

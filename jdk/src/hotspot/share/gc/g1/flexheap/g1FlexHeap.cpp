@@ -68,6 +68,7 @@ FlexHeapConfig G1FlexHeap::config() {
   cfg.conc_idle_cap = FlexHeapConcCostIdleCap;
   cfg.balance_max_gc = (double)FlexHeapBalanceMaxGCPercent / 100.0;
   cfg.activated_refaults = FlexHeapActivatedRefaults;
+  cfg.rent_refault_saturation = (double)FlexHeapRentRefaultSaturationPercent / 100.0;
   return cfg;
 }
 
