@@ -104,6 +104,51 @@ TEST(FlexHeapBalanceWindow, ShortIdleOrSimilarIntervalsDoNotShift) {
   EXPECT_EQ(2u, idle.count());
 }
 
+// 1.6 s of an I/O-bound phase in 0.4-s intervals, then a GC-heavy one in
+// 0.03-s intervals: no interval of the second is long enough to shift.
+static int gc_intervals_until_shift(FlexHeapBalanceWindow& w, int most) {
+  for (int i = 0; i < 4; i++) {
+    EXPECT_FALSE(w.add(0.4, 0.01, 0.3, 1.0, 1.0, -1.0, -1.0)) << i;
+  }
+  for (int i = 0; i < most; i++) {
+    if (w.add(0.03, 0.02, 0.0, 1.0, 1.0, -1.0, -1.0)) {
+      return i + 1;
+    }
+  }
+  return -1;
+}
+
+TEST(FlexHeapBalanceWindow, ManyShortIntervalsOfAnotherMixRestartTheWindowWithRecentShift) {
+  FlexHeapBalanceWindow old_rule(2.0);
+  EXPECT_EQ(-1, gc_intervals_until_shift(old_rule, 40));
+  EXPECT_GT(old_rule.io_rate(), 0.1);   // 1.2 s in, 0.8 s of the I/O phase are still in the 2 s
+  // With recent_shift the newest 0.5 s (17 intervals) against the older
+  // 1.6 s: I/O share 0 against 0.97, a shift; the window keeps the 17.
+  FlexHeapBalanceWindow w(2.0, true);
+  EXPECT_EQ(17, gc_intervals_until_shift(w, 100));
+  EXPECT_EQ(17u, w.count());
+  EXPECT_DOUBLE_EQ(0.0, w.io_rate());
+  EXPECT_NEAR(0.02 / 0.03, w.gc_rate(), 1e-9);
+}
+
+TEST(FlexHeapBalanceWindow, RecentShiftLeavesASteadyMixAlone) {
+  // Short intervals alternating between mostly GC and mostly I/O: every
+  // quarter of the window has the same mix as the rest.
+  FlexHeapBalanceWindow w(2.0, true);
+  for (int i = 0; i < 300; i++) {
+    const bool gc = (i % 2) == 0;
+    EXPECT_FALSE(w.add(0.05, gc ? 0.04 : 0.01, gc ? 0.01 : 0.04, 1.0, 1.0, -1.0, -1.0)) << i;
+  }
+  // A quarter that differs by less than ShiftShare (0.5 against 0.0) does not shift either.
+  FlexHeapBalanceWindow m(2.0, true);
+  for (int i = 0; i < 30; i++) {
+    m.add(0.05, 0.04, 0.0, 1.0, 1.0, -1.0, -1.0);
+  }
+  for (int i = 0; i < 20; i++) {
+    EXPECT_FALSE(m.add(0.05, 0.02, 0.02, 1.0, 1.0, -1.0, -1.0)) << i;
+  }
+}
+
 TEST(FlexHeapBalanceWindow, AtMostMaxLengthIntervals) {
   FlexHeapBalanceWindow w(1000.0);
   for (unsigned i = 0; i < 3 * FlexHeapBalanceWindow::MaxLength; i++) {

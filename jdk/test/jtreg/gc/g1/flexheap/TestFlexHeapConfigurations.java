@@ -110,6 +110,7 @@ public class TestFlexHeapConfigurations {
             || !flag(balance, "FlexHeapRentCreditDrains").equals("true")
             || !flag(balance, "FlexHeapRefaultEvidencePercent").equals("100")
             || !flag(balance, "FlexHeapRentRefaultSaturationPercent").equals("10")
+            || !flag(balance, "FlexHeapRecentPhaseShift").equals("false")
             || !flag(balance, "FlexHeapIOCostIdleCap").equals("true")
             || !flag(balance, "FlexHeapConcCostIdleCap").equals("false")
             || !flag(balance, "FlexHeapActivatedRefaults").equals("false")

@@ -31,8 +31,9 @@ const double FlexHeapBalanceWindow::ShiftShare = 0.6;
 const double FlexHeapBalanceWindow::ShiftMinWallFraction = 0.25;
 const double FlexHeapBalanceWindow::ShiftMinCostRate = 0.02;
 
-FlexHeapBalanceWindow::FlexHeapBalanceWindow(double seconds) :
+FlexHeapBalanceWindow::FlexHeapBalanceWindow(double seconds, bool recent_shift) :
   _seconds(seconds > 0.0 ? seconds : DefaultSeconds),
+  _recent_shift(recent_shift),
   _count(0),
   _next(0) {
   for (unsigned i = 0; i < MaxLength; i++) {
@@ -41,18 +42,43 @@ FlexHeapBalanceWindow::FlexHeapBalanceWindow(double seconds) :
   }
 }
 
-bool FlexHeapBalanceWindow::is_shift(double wall, double gc, double io) const {
-  if (_count == 0 || wall < ShiftMinWallFraction * _seconds || gc + io < ShiftMinCostRate * wall) {
+// Whether a cost mix (wall, gc, io) differs enough from another one to be a
+// phase shift; false if either costs too little to have a mix.
+static bool flexheap_mix_shifts(double wall, double gc, double io, double o_wall, double o_gc, double o_io) {
+  if (gc + io < FlexHeapBalanceWindow::ShiftMinCostRate * wall ||
+      o_gc + o_io < FlexHeapBalanceWindow::ShiftMinCostRate * o_wall) {
     return false;
   }
-  const double window_gc = sum(_gc);
-  const double window_io = sum(_io);
-  if (window_gc + window_io < ShiftMinCostRate * this->wall()) {
-    return false;   // an idle window has no cost mix to shift from
+  return fabs(io / (gc + io) - o_io / (o_gc + o_io)) >= FlexHeapBalanceWindow::ShiftShare;
+}
+
+bool FlexHeapBalanceWindow::is_shift(double wall, double gc, double io) const {
+  if (_count == 0 || wall < ShiftMinWallFraction * _seconds) {
+    return false;
   }
-  const double share = io / (gc + io);
-  const double window_share = window_io / (window_gc + window_io);
-  return fabs(share - window_share) >= ShiftShare;
+  // An idle window has no cost mix to shift from.
+  return flexheap_mix_shifts(wall, gc, io, this->wall(), sum(_gc), sum(_io));
+}
+
+unsigned FlexHeapBalanceWindow::recent_shift() const {
+  const double part = ShiftMinWallFraction * _seconds;
+  const unsigned entries = window_entries();
+  double wall[2] = { 0.0, 0.0 }, gc[2] = { 0.0, 0.0 }, io[2] = { 0.0, 0.0 };
+  unsigned recent = 0;
+  for (unsigned n = 0; n < entries; n++) {
+    const unsigned i = index(n);
+    const int older = wall[0] >= part ? 1 : 0;   // the newest entries until they cover `part`
+    if (older == 0) {
+      recent = n + 1;
+    }
+    wall[older] += _wall[i];
+    gc[older] += _gc[i];
+    io[older] += _io[i];
+  }
+  if (wall[0] < part || wall[1] < part) {
+    return 0;
+  }
+  return flexheap_mix_shifts(wall[0], gc[0], io[0], wall[1], gc[1], io[1]) ? recent : 0;
 }
 
 bool FlexHeapBalanceWindow::add(double wall, double c_gc, double c_io, double headroom, double cache,
@@ -60,7 +86,7 @@ bool FlexHeapBalanceWindow::add(double wall, double c_gc, double c_io, double he
   double gc = flexheap_nonneg(c_gc);
   double io = flexheap_nonneg(c_io);
   wall = flexheap_nonneg(wall);
-  const bool shift = is_shift(wall, gc, io);
+  bool shift = is_shift(wall, gc, io);
   if (shift) {
     _count = 0;   // the older intervals describe the previous phase
   }
@@ -75,6 +101,13 @@ bool FlexHeapBalanceWindow::add(double wall, double c_gc, double c_io, double he
   _next = (_next + 1) % MaxLength;
   if (_count < MaxLength) {
     _count++;
+  }
+  if (!shift && _recent_shift) {
+    const unsigned recent = recent_shift();
+    if (recent > 0) {
+      _count = recent;   // the older entries describe the previous phase
+      shift = true;
+    }
   }
   return shift;
 }

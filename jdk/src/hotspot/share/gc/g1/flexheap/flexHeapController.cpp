@@ -115,7 +115,7 @@ static FlexHeapConfig flexheap_sanitize(const FlexHeapConfig& cfg) {
 FlexHeapController::FlexHeapController(const FlexHeapConfig& cfg) :
   _cfg(flexheap_sanitize(cfg)),
   _history(_cfg.history_length),
-  _window(_cfg.balance_window_s),
+  _window(_cfg.balance_window_s, _cfg.recent_phase_shift),
   _slow_gc(GoalShrinkHorizonWindows * _window.seconds()),   // _window is initialized first
   _has_last(false),
   _last_headroom(0.0),

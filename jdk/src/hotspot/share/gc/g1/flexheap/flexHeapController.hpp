@@ -79,6 +79,8 @@ struct FlexHeapConfig {
   double   rent_refault_saturation; // balance: FlexHeapRentRefaultSaturationPercent / 100: the refault share at
                                 // which the rent's price of an evicted byte is a whole re-read (0: unset,
                                 // RefaultSaturation). Clamped to 0.01..1
+  bool     recent_phase_shift;  // balance: FlexHeapRecentPhaseShift (false): the cost window also restarts
+                                // when its newest quarter shifts away from the rest (FlexHeapBalanceWindow)
 };
 
 struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i

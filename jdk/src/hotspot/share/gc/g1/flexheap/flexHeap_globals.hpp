@@ -151,6 +151,13 @@
           "/proc/vmstat (machine-wide: v1 has no per-cgroup activations). " \
           "false: a refault share of 10% or more counts as all")            \
                                                                             \
+  product(bool, FlexHeapRecentPhaseShift, false,                            \
+          "With FlexHeapPolicy=balance, also restart the cost window when " \
+          "its newest intervals covering a quarter of it, taken together, " \
+          "differ in I/O share of the cost as much as one long interval "   \
+          "must (a GC-heavy phase after an I/O-bound one runs in short "    \
+          "intervals). false: only one long interval restarts it")          \
+                                                                            \
   product(uint, FlexHeapRentRefaultSaturationPercent, 10,                   \
           "With FlexHeapPolicy=balance, the refault share of the reads, "   \
           "as a percentage, at and above which the page-cache rent prices " \

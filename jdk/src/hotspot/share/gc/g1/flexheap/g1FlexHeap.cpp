@@ -69,6 +69,7 @@ FlexHeapConfig G1FlexHeap::config() {
   cfg.balance_max_gc = (double)FlexHeapBalanceMaxGCPercent / 100.0;
   cfg.activated_refaults = FlexHeapActivatedRefaults;
   cfg.rent_refault_saturation = (double)FlexHeapRentRefaultSaturationPercent / 100.0;
+  cfg.recent_phase_shift = FlexHeapRecentPhaseShift;
   return cfg;
 }
 
