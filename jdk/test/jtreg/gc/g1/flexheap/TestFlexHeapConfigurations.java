@@ -26,7 +26,8 @@
  *          no decisions, no proactive task); with no collector chosen UseFlexHeap selects G1 even where
  *          ergonomics would pick Serial; FlexHeapPolicy, FlexHeapGCTimeRatio, FlexHeapRentPriceMinIOPercent,
  *          FlexHeapRefaultEvidencePercent, FlexHeapRentRefaultSaturationPercent and FlexHeapBalanceMaxGCPercent
- *          are validated; paper mode sets its ergonomic defaults;
+ *          are validated; FlexHeapRentRefaultSaturationPercent and FlexHeapRecentPhaseShift are logged at
+ *          start-up when given, and only then; paper mode sets its ergonomic defaults;
  *          FlexHeapIOCostIdleCap (on by default) keeps each C_io within the idle CPU time, from a
  *          process clock sampled off the pause (not at all with the cap off); FlexHeapConcCostIdleCap
  *          (off by default) reads that clock too and keeps each C_conc within the concurrent CPU
@@ -101,6 +102,14 @@ public class TestFlexHeapConfigurations {
             .shouldContain("FlexHeapRentRefaultSaturationPercent").shouldHaveExit(1);
         FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapRentRefaultSaturationPercent=101", "-version"))
             .shouldContain("FlexHeapRentRefaultSaturationPercent").shouldHaveExit(1);
+        // The experimental flags say so at start-up when given, and only then.
+        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapRentRefaultSaturationPercent=30",
+                "-XX:+FlexHeapRecentPhaseShift", "-Xlog:gc+flexheap=info", "-version"))
+            .shouldHaveExit(0).shouldContain("from a refault share of 30% on (FlexHeapRentRefaultSaturationPercent)")
+            .shouldContain("(FlexHeapRecentPhaseShift)");
+        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-Xlog:gc+flexheap=info", "-version"))
+            .shouldHaveExit(0).shouldNotContain("FlexHeapRentRefaultSaturationPercent")
+            .shouldNotContain("FlexHeapRecentPhaseShift");
         String balance = FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:+PrintFlagsFinal", "-version"))
             .shouldHaveExit(0).output();
         if (!flag(balance, "FlexHeapPolicy").equals("balance") || !flag(balance, "FlexHeapCostAsRate").equals("true")

@@ -145,6 +145,17 @@ G1FlexHeap* G1FlexHeap::create(G1CollectedHeap* g1h) {
     log_info(gc, flexheap)("Reads a larger page cache could save: twice the refaults the kernel activated, from %s",
                            fh->_signals->activations_source());
   }
+  // The experimental settings say so when given, as above, so that a log
+  // shows which controller sized the heap.
+  if (cfg.policy == FlexHeapPolicyKind::Balance && !FLAG_IS_DEFAULT(FlexHeapRentRefaultSaturationPercent)) {
+    log_info(gc, flexheap)("The page-cache rent prices an evicted byte as a whole re-read from a refault share "
+                           "of %u%% on (FlexHeapRentRefaultSaturationPercent)",
+                           FlexHeapRentRefaultSaturationPercent);
+  }
+  if (cfg.policy == FlexHeapPolicyKind::Balance && FlexHeapRecentPhaseShift) {
+    log_info(gc, flexheap)("The cost window also restarts when its newest quarter shifts away from the rest "
+                           "(FlexHeapRecentPhaseShift)");
+  }
   return fh;
 }
 
