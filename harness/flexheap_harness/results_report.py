@@ -58,6 +58,7 @@ class Setting(NamedTuple):
     device: str
     budget: float  # bytes
     swept: bool    # the entry holds a sweep's static caps and per-phase oracle
+    jvm_flags: tuple[str, ...] = ()  # --jvm-flags of its runs (older results do not record them: none)
 
 
 def setting(e: Entry, data: Any) -> Setting | None:
@@ -67,14 +68,16 @@ def setting(e: Entry, data: Any) -> Setting | None:
     r = (data.get("runs") or [{}])[0]
     if not r.get("workload") or not r.get("budget") or not r.get("device"):
         return None
-    return Setting(e.section, str(r["workload"]), str(r["device"]), float(r["budget"]), bool(data.get("oracle")))
+    return Setting(e.section, str(r["workload"]), str(r["device"]), float(r["budget"]), bool(data.get("oracle")),
+                   tuple(str(f) for f in r.get("extra_jvm_flags") or ()))
 
 
 def _supersedes(later: Setting, earlier: Setting) -> bool:
     """A later result of the same setting replaces an earlier one, but only a later sweep replaces a
     sweep: a comparison without static caps would take the setting's best static cap and per-phase
     oracle out of the document."""
-    same = ((later.section, later.workload, later.device) == (earlier.section, earlier.workload, earlier.device)
+    same = ((later.section, later.workload, later.device, later.jvm_flags)
+            == (earlier.section, earlier.workload, earlier.device, earlier.jvm_flags)
             and abs(later.budget - earlier.budget) <= SAME_BUDGET * max(later.budget, earlier.budget))
     return same and (later.swept or not earlier.swept)
 
@@ -118,7 +121,8 @@ def render(m: Manifest, output: Path | None = None, parts: Split | None = None) 
            ""]
     if superseded and m.history is not None:
         n = len(superseded)
-        out += [f"This document keeps the newest result of each setting (workload, budget, device), its newest "
+        out += [f"This document keeps the newest result of each setting (workload, budget, device, extra JVM "
+                f"flags), its newest "
                 f"static sweep (with the best static cap and the per-phase oracle) and every "
                 f"summary row. {n} earlier result{'s' if n != 1 else ''} of settings measured again below "
                 f"{'are' if n != 1 else 'is'} in [{m.history.name}]({_rel(m.history, output)}), with "
@@ -141,7 +145,7 @@ def render_history(m: Manifest, parts: Split | None = None) -> str:
            "",
            "# FlexHeap results: earlier measurements",
            "",
-           f"Results that a later entry of the same setting (workload, budget, device) measured again, in the "
+           f"Results that a later entry of the same setting (workload, budget, device, extra JVM flags) measured again, in the "
            f"order they were added: earlier FlexHeap builds, fewer policies or repetitions, other read-ahead. "
            f"The current ones are in [{m.output.name}]({_rel(m.output, output)}); the notes of each entry name "
            "its build. Compare policies within an entry, never across entries.",

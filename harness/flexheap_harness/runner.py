@@ -228,6 +228,8 @@ def _run_once(cfg: RunConfig, log: Callable[[str], None], support: CgroupSupport
         "policy": cfg.policy.name,
         "budget": cfg.budget,
         "device": cfg.device.name,
+        # --jvm-flags: part of what was measured (results_report keeps settings apart by it)
+        "extra_jvm_flags": list(cfg.extra_jvm_flags),
         "ok": False,
         "error": None,
         "unbudgeted": False,

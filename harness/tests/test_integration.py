@@ -127,10 +127,14 @@ def test_crashed_run_is_failed_and_leftover_processes_are_killed(jdk, tmp_path):
     cfg = RunConfig(
         policy=parse_policy("static:64m"), budget=BUDGET, device=parse_profile("host"), jdk=jdk,
         program=["-cp", str(tmp_path), "Spawner"], data_dir=tmp_path, run_dir=run_dir,
-        drop_caches=False, timeout_s=60,
+        drop_caches=False, timeout_s=60, extra_jvm_flags=["-XX:MaxGCPauseMillis=150"],
     )
     s = run_once(cfg, log=lambda _m: None)
     assert not s["ok"] and "exited with 3" in s["error"]
+    # --jvm-flags are part of what was measured: recorded, and passed last
+    assert s["extra_jvm_flags"] == ["-XX:MaxGCPauseMillis=150"]
+    argv = json.loads((run_dir / "config.json").read_text())["argv"]
+    assert argv[argv.index("-XX:MaxGCPauseMillis=150") + 1:][:2] == ["-cp", str(tmp_path)]
     assert "log_tail" in s
     child = int((run_dir / "stdout.log").read_text().split()[1])
     assert not Path(f"/proc/{child}").exists() or "Z" in Path(f"/proc/{child}/stat").read_text().split()[2]

@@ -470,11 +470,15 @@ def test_add_with_a_label_makes_a_summary_row(docs, run_folder):
     assert report(docs, "--label", "x") == 2  # --label without --add is a usage error
 
 
-def measured(docs: Path, name: str, workload: str, budget: int, device: str = "nvme") -> str:
-    """A copy of the M1 comparison whose runs record workload, budget and device; returns its data path."""
+def measured(docs: Path, name: str, workload: str, budget: int, device: str = "nvme",
+             jvm_flags: list[str] | None = None) -> str:
+    """A copy of the M1 comparison whose runs record workload, budget, device (and --jvm-flags when
+    given: older results do not record them); returns its data path."""
     data = json.loads((DATA / "compare-m1.json").read_text())
     for r in data["runs"]:
         r.update(workload=workload, budget=budget, device=device)
+        if jvm_flags is not None:
+            r["extra_jvm_flags"] = jvm_flags
     (docs.parent / "data" / name).mkdir()
     (docs.parent / "data" / name / "comparison.json").write_text(json.dumps(data))
     return f"data/{name}/comparison.json"
@@ -537,6 +541,23 @@ def test_only_a_later_sweep_moves_a_sweep_with_its_oracle_to_the_history(docs):
     # a compare replaces the compare before it, never a sweep; a sweep replaces both
     assert [e.title for e in superseded] == ["old compare", "M2 sweep"]
     assert [e.title for e in current] == ["old sweep", "new compare", "new M2 sweep", "M2 compare"]
+
+
+def test_extra_jvm_flags_make_another_setting(docs):
+    gib = 1 << 30
+    parallel = ["-XX:-UseG1GC", "-XX:+UseParallelGC"]
+    docs.write_text(HEADER.replace('output = "../results.md"\n',
+                                   'output = "../results.md"\nhistory = "../results-history.md"\n')
+                    + entry("comparisons", "old M2", measured(docs, "a", "M2", gib), COMPARE_CMD)
+                    + entry("comparisons", "M2 G1", measured(docs, "b", "M2", gib, jvm_flags=[]), COMPARE_CMD)
+                    + entry("comparisons", "M2 Parallel", measured(docs, "c", "M2", gib, jvm_flags=parallel),
+                            COMPARE_CMD)
+                    + entry("comparisons", "M2 Parallel again", measured(docs, "d", "M2", gib, jvm_flags=parallel),
+                            COMPARE_CMD))
+    current, superseded = results_report.split(results_manifest.load(docs))
+    # no flags recorded is no flags given; the Parallel GC runs replace only each other
+    assert [e.title for e in superseded] == ["old M2", "M2 Parallel"]
+    assert [e.title for e in current] == ["M2 G1", "M2 Parallel again"]
 
 
 def test_without_a_history_file_every_entry_stays_in_the_document(docs):

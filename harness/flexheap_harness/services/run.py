@@ -56,7 +56,8 @@ def run_service_once(cfg: "runner.RunConfig", service: Service, log: Callable[[s
     warnings: list[str] = []
     summary: dict[str, Any] = {
         "label": cfg.label or cfg.policy.name, "policy": cfg.policy.name, "budget": cfg.budget,
-        "device": cfg.device.name, "workload": service.name, "ok": False, "error": None, "unbudgeted": False,
+        "device": cfg.device.name, "workload": service.name, "extra_jvm_flags": list(cfg.extra_jvm_flags),
+        "ok": False, "error": None, "unbudgeted": False,
     }
 
     def refuse(problems: list[str]) -> None:
