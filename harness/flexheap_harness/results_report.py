@@ -46,39 +46,26 @@ def _link(m: Manifest, output: Path, rel: str) -> str:
     return _rel(m.root / rel, output)
 
 
-# Budgets this close are one setting: a fraction of an index gives a few MiB more or less after
-# the index is rebuilt (979 MiB against 992 MiB for 10% of the 10 GB index).
-SAME_BUDGET = 0.03
-
-
 class Setting(NamedTuple):
     """What an entry measured, as its runs record it."""
     section: str
-    workload: str
-    device: str
-    budget: float  # bytes
+    measured: results_summary.Measured
     swept: bool    # the entry holds a sweep's static caps and per-phase oracle
-    jvm_flags: tuple[str, ...] = ()  # --jvm-flags of its runs (older results do not record them: none)
 
 
 def setting(e: Entry, data: Any) -> Setting | None:
     """The entry's Setting; None when the JSON does not say (such an entry is never superseded)."""
     if result_kind(data) != "comparison":
         return None
-    r = (data.get("runs") or [{}])[0]
-    if not r.get("workload") or not r.get("budget") or not r.get("device"):
-        return None
-    return Setting(e.section, str(r["workload"]), str(r["device"]), float(r["budget"]), bool(data.get("oracle")),
-                   tuple(str(f) for f in r.get("extra_jvm_flags") or ()))
+    m = results_summary.measured(data)
+    return Setting(e.section, m, bool(data.get("oracle"))) if m is not None else None
 
 
 def _supersedes(later: Setting, earlier: Setting) -> bool:
     """A later result of the same setting replaces an earlier one, but only a later sweep replaces a
     sweep: a comparison without static caps would take the setting's best static cap and per-phase
     oracle out of the document."""
-    same = ((later.section, later.workload, later.device, later.jvm_flags)
-            == (earlier.section, earlier.workload, earlier.device, earlier.jvm_flags)
-            and abs(later.budget - earlier.budget) <= SAME_BUDGET * max(later.budget, earlier.budget))
+    same = later.section == earlier.section and later.measured.same(earlier.measured)
     return same and (later.swept or not earlier.swept)
 
 

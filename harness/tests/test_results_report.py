@@ -428,6 +428,27 @@ def test_the_previous_defaults_rows_form_their_own_table(docs, capsys):
     assert "def5678 in both builds and previous_builds" in capsys.readouterr().err
 
 
+def test_a_setting_re_measured_on_the_default_leaves_the_previous_defaults_table(docs):
+    gib = 1 << 30
+    current = measured(docs, "now", "M1", gib, "sata")
+    data = json.loads((docs.parent / current).read_text())
+    data["provenance"]["jdks"][0]["jdk"] = data["provenance"]["jdks"][0]["jdk"].replace("abc1234", "def5678")
+    (docs.parent / current).write_text(json.dumps(data))
+    previous = SUMMARY.replace('builds = ["abc1234"]', 'builds = ["def5678"]\nprevious_builds = ["abc1234"]')
+    docs.write_text(HEADER + previous
+                    + entry("comparisons", "old M1 sata", measured(docs, "a", "M1", gib, "sata"), COMPARE_CMD)
+                    + entry("comparisons", "old M1 nvme", measured(docs, "b", "M1", gib), COMPARE_CMD)
+                    + entry("comparisons", "new M1 sata", current, COMPARE_CMD))
+    for title in ("old M1 sata", "old M1 nvme", "new M1 sata"):
+        labelled(docs, title.replace(" ", "-"), title)
+    md = results_report.render(results_manifest.load(docs))
+    main = block_after(md, "## Summary: the default against every baseline").split("### The previous default")[0]
+    old = block_after(md, "### The previous default (abc1234), not yet re-measured")
+    assert "| new-M1-sata " in main and "| old-M1-nvme " in old
+    # re-measured on def5678: out of the previous table, its entry still in the document
+    assert "old-M1-sata" not in old and "### old M1 sata" in md
+
+
 def test_a_dirty_build_is_not_the_listed_build(docs, capsys):
     m1 = docs.parent / "data" / "m1" / "comparison.json"
     m1.write_text(m1.read_text().replace("FlexHeap abc1234", "FlexHeap abc1234-dirty"))
