@@ -108,9 +108,8 @@ def render(m: Manifest, output: Path | None = None, parts: Split | None = None) 
            ""]
     if superseded and m.history is not None:
         n = len(superseded)
-        out += [f"This document keeps the newest result of each setting (workload, budget, device, extra JVM "
-                f"flags), its newest "
-                f"static sweep (with the best static cap and the per-phase oracle) and every "
+        out += ["This document keeps the newest result of each setting (workload, budget, device, extra JVM "
+                "flags), its newest static sweep (with the best static cap and the per-phase oracle) and every "
                 f"summary row. {n} earlier result{'s' if n != 1 else ''} of settings measured again below "
                 f"{'are' if n != 1 else 'is'} in [{m.history.name}]({_rel(m.history, output)}), with "
                 "commands, data and notes.", ""]
@@ -132,8 +131,9 @@ def render_history(m: Manifest, parts: Split | None = None) -> str:
            "",
            "# FlexHeap results: earlier measurements",
            "",
-           f"Results that a later entry of the same setting (workload, budget, device, extra JVM flags) measured again, in the "
-           f"order they were added: earlier FlexHeap builds, fewer policies or repetitions, other read-ahead. "
+           "Results that a later entry of the same setting (workload, budget, device, extra JVM flags) measured "
+           "again, in the order they were added: earlier FlexHeap builds, fewer policies or repetitions, "
+           "other read-ahead. "
            f"The current ones are in [{m.output.name}]({_rel(m.output, output)}); the notes of each entry name "
            "its build. Compare policies within an entry, never across entries.",
            ""]

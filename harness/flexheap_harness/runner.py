@@ -202,6 +202,22 @@ def data_block_device(data_dir: Path, warnings: list[str]) -> str | None:
     return device
 
 
+def new_summary(cfg: RunConfig, **fields: Any) -> dict[str, Any]:
+    """A run's summary before it runs: what it measures, not yet ok (run_once, services.run)."""
+    return {
+        "label": cfg.label or cfg.policy.name,
+        "policy": cfg.policy.name,
+        "budget": cfg.budget,
+        "device": cfg.device.name,
+        **fields,
+        # --jvm-flags: part of what was measured (results_report keeps settings apart by it)
+        "extra_jvm_flags": list(cfg.extra_jvm_flags),
+        "ok": False,
+        "error": None,
+        "unbudgeted": False,
+    }
+
+
 def run_once(cfg: RunConfig, log: Callable[[str], None] = say, support: CgroupSupport | None = None) -> dict[str, Any]:
     """Runs one JVM under cfg and returns (and writes) its summary. Never raises for a failed
     JVM; KeyboardInterrupt propagates after cleanup."""
@@ -223,17 +239,7 @@ def _run_once(cfg: RunConfig, log: Callable[[str], None], support: CgroupSupport
     rd.mkdir(parents=True, exist_ok=True)
     gc_log = rd / "gc.log"
     warnings: list[str] = []
-    summary: dict[str, Any] = {
-        "label": cfg.label or cfg.policy.name,
-        "policy": cfg.policy.name,
-        "budget": cfg.budget,
-        "device": cfg.device.name,
-        # --jvm-flags: part of what was measured (results_report keeps settings apart by it)
-        "extra_jvm_flags": list(cfg.extra_jvm_flags),
-        "ok": False,
-        "error": None,
-        "unbudgeted": False,
-    }
+    summary = new_summary(cfg)
     not_enforced: list[str] = []
 
     def refuse(problems: list[str]) -> None:

@@ -54,11 +54,7 @@ def run_service_once(cfg: "runner.RunConfig", service: Service, log: Callable[[s
     rd.mkdir(parents=True, exist_ok=True)
     gc_log = rd / "gc.log"
     warnings: list[str] = []
-    summary: dict[str, Any] = {
-        "label": cfg.label or cfg.policy.name, "policy": cfg.policy.name, "budget": cfg.budget,
-        "device": cfg.device.name, "workload": service.name, "extra_jvm_flags": list(cfg.extra_jvm_flags),
-        "ok": False, "error": None, "unbudgeted": False,
-    }
+    summary = runner.new_summary(cfg, workload=service.name)
 
     def refuse(problems: list[str]) -> None:
         """Budget or device profile not in force and not --unbudgeted: measure nothing (as runner)."""
