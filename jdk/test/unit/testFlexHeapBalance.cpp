@@ -270,6 +270,7 @@ static FlexHeapConfig balance_config() {
   c.refault_evidence = 1.0;    // FlexHeapRefaultEvidencePercent's default
   c.io_idle_cap = true;        // FlexHeapIOCostIdleCap's default
   c.balance_max_gc = 0.08;     // FlexHeapBalanceMaxGCPercent's default
+  c.shrink_needs_stalls = true; // FlexHeapBalanceShrinkNeedsStalls's default
   return c;
 }
 
@@ -1005,6 +1006,56 @@ TEST(FlexHeapBalanceController, RecoverableIoShrinksAllTheWay) {
   size_t want = (size_t)(200.0 * MiB - h) / MiB * MiB;
   EXPECT_EQ(want < 192 * MiB ? want : 192 * MiB, d.bytes);
   EXPECT_GT(d.bytes, 100 * MiB);   // one step hands back most of the surplus
+}
+
+// FlexHeapBalanceShrinkNeedsStalls: the cost window still holds an I/O-bound
+// phase's reads for a while after its last stall; a short interval without
+// stalls keeps the heap the window would give to the page cache, and the
+// first that stalls (a quarter of the GC goal, 0.02 CPU-s/s on 2 cores, or
+// more) shrinks it. Off, both shrink.
+TEST(FlexHeapBalanceController, ShrinkNeedsStallsWaitsForAnIntervalThatStalls) {
+  for (int on = 0; on <= 1; on++) {
+    FlexHeapConfig cfg = balance_config();
+    cfg.shrink_needs_stalls = on == 1;
+    FlexHeapController c(cfg);
+    SyntheticJvm j = jvm(0.005, 0.40, 1.0);
+    j.min_capacity = j.committed;      // the I/O phase keeps its 300 MiB heap
+    for (int i = 0; i < 3; i++) j.step(c);
+    ASSERT_EQ(300 * MiB, j.committed);
+    j.min_capacity = 8 * MiB;
+    const double b = j.b;
+    j.b = 0.0;
+    j.io_fixed = 0.019;                // just below a quarter of the goal
+    FlexHeapDecision d = j.step(c, 0.05);
+    EXPECT_FALSE(d.phase_shift);
+    EXPECT_STREQ(on == 1 ? "balance,hold" : "balance,shrink", d.reason);
+    EXPECT_EQ(on == 1 ? FlexHeapAction::None : FlexHeapAction::Shrink, d.action);
+    if (on == 1) {
+      EXPECT_EQ(300 * MiB, j.committed);
+      j.io_fixed = 0.021;              // just above
+      d = j.step(c, 0.05);
+      EXPECT_STREQ("balance,shrink", d.reason);
+      EXPECT_GT(d.bytes, 100 * MiB);   // the whole surplus at once, as without the flag
+      j.b = b;
+    }
+  }
+}
+
+// Growth is not held: without stalls in the interval the balance rule still
+// grows a heap whose GC cost outweighs the window's I/O.
+TEST(FlexHeapBalanceController, ShrinkNeedsStallsLeavesGrowthAlone) {
+  FlexHeapConfig cfg = balance_config();
+  cfg.shrink_needs_stalls = true;
+  FlexHeapController c(cfg);
+  SyntheticJvm j = jvm(0.30, 0.40, 1.0);   // the split wants ~300 MiB of headroom
+  j.max_capacity = j.committed;            // held at 300 MiB while the window fills
+  for (int i = 0; i < 3; i++) j.step(c);
+  ASSERT_EQ(300 * MiB, j.committed);
+  j.max_capacity = 1100 * MiB;
+  j.b = 0.0;
+  FlexHeapDecision d = j.step(c, 0.05);
+  EXPECT_STREQ("balance,grow", d.reason);
+  EXPECT_GT(j.committed, 300 * MiB);
 }
 
 // FlexHeapBalanceMaxGCPercent: the square-root split may not take the headroom

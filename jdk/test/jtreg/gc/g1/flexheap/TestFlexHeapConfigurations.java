@@ -27,7 +27,8 @@
  *          ergonomics would pick Serial; FlexHeapPolicy, FlexHeapGCTimeRatio, FlexHeapRentPriceMinIOPercent,
  *          FlexHeapRefaultEvidencePercent, FlexHeapRentRefaultSaturationPercent and FlexHeapBalanceMaxGCPercent
  *          are validated; FlexHeapRentRefaultSaturationPercent and FlexHeapRecentPhaseShift are logged at
- *          start-up when given, and only then; paper mode sets its ergonomic defaults;
+ *          start-up when given, and only then; FlexHeapBalanceShrinkNeedsStalls (on by default) is logged
+ *          at start-up when on; paper mode sets its ergonomic defaults;
  *          FlexHeapIOCostIdleCap (on by default) keeps each C_io within the idle CPU time, from a
  *          process clock sampled off the pause (not at all with the cap off); FlexHeapConcCostIdleCap
  *          (off by default) reads that clock too and keeps each C_conc within the concurrent CPU
@@ -109,7 +110,11 @@ public class TestFlexHeapConfigurations {
             .shouldContain("(FlexHeapRecentPhaseShift)");
         FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-Xlog:gc+flexheap=info", "-version"))
             .shouldHaveExit(0).shouldNotContain("FlexHeapRentRefaultSaturationPercent")
-            .shouldNotContain("FlexHeapRecentPhaseShift");
+            .shouldNotContain("FlexHeapRecentPhaseShift")
+            .shouldContain("only at a pause whose interval stalled on I/O (FlexHeapBalanceShrinkNeedsStalls)");
+        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:-FlexHeapBalanceShrinkNeedsStalls",
+                "-Xlog:gc+flexheap=info", "-version"))
+            .shouldHaveExit(0).shouldNotContain("FlexHeapBalanceShrinkNeedsStalls");
         String balance = FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:+PrintFlagsFinal", "-version"))
             .shouldHaveExit(0).output();
         if (!flag(balance, "FlexHeapPolicy").equals("balance") || !flag(balance, "FlexHeapCostAsRate").equals("true")
@@ -120,6 +125,7 @@ public class TestFlexHeapConfigurations {
             || !flag(balance, "FlexHeapRefaultEvidencePercent").equals("100")
             || !flag(balance, "FlexHeapRentRefaultSaturationPercent").equals("10")
             || !flag(balance, "FlexHeapRecentPhaseShift").equals("false")
+            || !flag(balance, "FlexHeapBalanceShrinkNeedsStalls").equals("true")
             || !flag(balance, "FlexHeapIOCostIdleCap").equals("true")
             || !flag(balance, "FlexHeapConcCostIdleCap").equals("false")
             || !flag(balance, "FlexHeapActivatedRefaults").equals("false")

@@ -70,6 +70,7 @@ FlexHeapConfig G1FlexHeap::config() {
   cfg.activated_refaults = FlexHeapActivatedRefaults;
   cfg.rent_refault_saturation = (double)FlexHeapRentRefaultSaturationPercent / 100.0;
   cfg.recent_phase_shift = FlexHeapRecentPhaseShift;
+  cfg.shrink_needs_stalls = FlexHeapBalanceShrinkNeedsStalls;
   return cfg;
 }
 
@@ -140,6 +141,10 @@ G1FlexHeap* G1FlexHeap::create(G1CollectedHeap* g1h) {
   if (cfg.policy == FlexHeapPolicyKind::Balance && FlexHeapBalanceMaxGCPercent > 0) {
     log_info(gc, flexheap)("The balance rule trades at most %u%% of the mutators' CPUs in GC for page cache",
                            FlexHeapBalanceMaxGCPercent);
+  }
+  if (cfg.policy == FlexHeapPolicyKind::Balance && FlexHeapBalanceShrinkNeedsStalls) {
+    log_info(gc, flexheap)("The balance rule shrinks the heap only at a pause whose interval stalled on I/O "
+                           "(FlexHeapBalanceShrinkNeedsStalls)");
   }
   if (FlexHeapActivatedRefaults) {
     log_info(gc, flexheap)("Reads a larger page cache could save: twice the refaults the kernel activated, from %s",
