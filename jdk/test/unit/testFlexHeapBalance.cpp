@@ -270,7 +270,6 @@ static FlexHeapConfig balance_config() {
   c.refault_evidence = 1.0;    // FlexHeapRefaultEvidencePercent's default
   c.io_idle_cap = true;        // FlexHeapIOCostIdleCap's default
   c.balance_max_gc = 0.08;     // FlexHeapBalanceMaxGCPercent's default
-  c.shrink_needs_stalls = true; // FlexHeapBalanceShrinkNeedsStalls's default
   return c;
 }
 

@@ -26,9 +26,9 @@
  *          no decisions, no proactive task); with no collector chosen UseFlexHeap selects G1 even where
  *          ergonomics would pick Serial; FlexHeapPolicy, FlexHeapGCTimeRatio, FlexHeapRentPriceMinIOPercent,
  *          FlexHeapRefaultEvidencePercent, FlexHeapRentRefaultSaturationPercent and FlexHeapBalanceMaxGCPercent
- *          are validated; FlexHeapRentRefaultSaturationPercent and FlexHeapRecentPhaseShift are logged at
- *          start-up when given, and only then; FlexHeapBalanceShrinkNeedsStalls (on by default) is logged
- *          at start-up when on; paper mode sets its ergonomic defaults;
+ *          are validated; FlexHeapRentRefaultSaturationPercent, FlexHeapRecentPhaseShift and
+ *          FlexHeapBalanceShrinkNeedsStalls (off by default) are logged at start-up when given, and only
+ *          then; paper mode sets its ergonomic defaults;
  *          FlexHeapIOCostIdleCap (on by default) keeps each C_io within the idle CPU time, from a
  *          process clock sampled off the pause (not at all with the cap off); FlexHeapConcCostIdleCap
  *          (off by default) reads that clock too and keeps each C_conc within the concurrent CPU
@@ -111,10 +111,11 @@ public class TestFlexHeapConfigurations {
         FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-Xlog:gc+flexheap=info", "-version"))
             .shouldHaveExit(0).shouldNotContain("FlexHeapRentRefaultSaturationPercent")
             .shouldNotContain("FlexHeapRecentPhaseShift")
-            .shouldContain("only at a pause whose interval stalled on I/O (FlexHeapBalanceShrinkNeedsStalls)");
-        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:-FlexHeapBalanceShrinkNeedsStalls",
+            .shouldNotContain("FlexHeapBalanceShrinkNeedsStalls");
+        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:+FlexHeapBalanceShrinkNeedsStalls",
                 "-Xlog:gc+flexheap=info", "-version"))
-            .shouldHaveExit(0).shouldNotContain("FlexHeapBalanceShrinkNeedsStalls");
+            .shouldHaveExit(0)
+            .shouldContain("only at a pause whose interval stalled on I/O (FlexHeapBalanceShrinkNeedsStalls)");
         String balance = FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:+PrintFlagsFinal", "-version"))
             .shouldHaveExit(0).output();
         if (!flag(balance, "FlexHeapPolicy").equals("balance") || !flag(balance, "FlexHeapCostAsRate").equals("true")
@@ -125,7 +126,7 @@ public class TestFlexHeapConfigurations {
             || !flag(balance, "FlexHeapRefaultEvidencePercent").equals("100")
             || !flag(balance, "FlexHeapRentRefaultSaturationPercent").equals("10")
             || !flag(balance, "FlexHeapRecentPhaseShift").equals("false")
-            || !flag(balance, "FlexHeapBalanceShrinkNeedsStalls").equals("true")
+            || !flag(balance, "FlexHeapBalanceShrinkNeedsStalls").equals("false")
             || !flag(balance, "FlexHeapIOCostIdleCap").equals("true")
             || !flag(balance, "FlexHeapConcCostIdleCap").equals("false")
             || !flag(balance, "FlexHeapActivatedRefaults").equals("false")

@@ -81,9 +81,8 @@ struct FlexHeapConfig {
                                 // RefaultSaturation). Clamped to 0.01..1
   bool     recent_phase_shift;  // balance: FlexHeapRecentPhaseShift (false): the cost window also restarts
                                 // when its newest quarter shifts away from the rest (FlexHeapBalanceWindow)
-  bool     shrink_needs_stalls; // balance: FlexHeapBalanceShrinkNeedsStalls (true): the balance rule shrinks only
+  bool     shrink_needs_stalls; // balance: FlexHeapBalanceShrinkNeedsStalls (false): the balance rule shrinks only
                                 // at a pause whose interval's I/O cost reached SignificantIOFractionOfGoal of the goal
-                                // (false: any pause, builds before this flag)
 };
 
 struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i

@@ -158,13 +158,13 @@
           "must (a GC-heavy phase after an I/O-bound one runs in short "    \
           "intervals). false: only one long interval restarts it")          \
                                                                             \
-  product(bool, FlexHeapBalanceShrinkNeedsStalls, true,                     \
+  product(bool, FlexHeapBalanceShrinkNeedsStalls, false,                    \
           "With FlexHeapPolicy=balance, the balance rule shrinks the heap " \
           "for the page cache only at a pause whose interval the mutators "  \
           "spent stalling on I/O (a quarter of the GC goal or more); an "   \
           "interval without stalls (a GC-heavy phase while the cost "       \
           "window still holds the last phase's reads) keeps the heap. "     \
-          "false: any interval (builds before this flag)")                  \
+          "false: any interval")                                            \
                                                                             \
   product(uint, FlexHeapRentRefaultSaturationPercent, 10,                   \
           "With FlexHeapPolicy=balance, the refault share of the reads, "   \

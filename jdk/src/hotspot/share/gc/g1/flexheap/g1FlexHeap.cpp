@@ -142,10 +142,6 @@ G1FlexHeap* G1FlexHeap::create(G1CollectedHeap* g1h) {
     log_info(gc, flexheap)("The balance rule trades at most %u%% of the mutators' CPUs in GC for page cache",
                            FlexHeapBalanceMaxGCPercent);
   }
-  if (cfg.policy == FlexHeapPolicyKind::Balance && FlexHeapBalanceShrinkNeedsStalls) {
-    log_info(gc, flexheap)("The balance rule shrinks the heap only at a pause whose interval stalled on I/O "
-                           "(FlexHeapBalanceShrinkNeedsStalls)");
-  }
   if (FlexHeapActivatedRefaults) {
     log_info(gc, flexheap)("Reads a larger page cache could save: twice the refaults the kernel activated, from %s",
                            fh->_signals->activations_source());
@@ -160,6 +156,10 @@ G1FlexHeap* G1FlexHeap::create(G1CollectedHeap* g1h) {
   if (cfg.policy == FlexHeapPolicyKind::Balance && FlexHeapRecentPhaseShift) {
     log_info(gc, flexheap)("The cost window also restarts when its newest quarter shifts away from the rest "
                            "(FlexHeapRecentPhaseShift)");
+  }
+  if (cfg.policy == FlexHeapPolicyKind::Balance && FlexHeapBalanceShrinkNeedsStalls) {
+    log_info(gc, flexheap)("The balance rule shrinks the heap only at a pause whose interval stalled on I/O "
+                           "(FlexHeapBalanceShrinkNeedsStalls)");
   }
   return fh;
 }
