@@ -1022,7 +1022,6 @@ TEST(FlexHeapBalanceController, ShrinkNeedsStallsWaitsForAnIntervalThatStalls) {
     for (int i = 0; i < 3; i++) j.step(c);
     ASSERT_EQ(300 * MiB, j.committed);
     j.min_capacity = 8 * MiB;
-    const double b = j.b;
     j.b = 0.0;
     j.io_fixed = 0.019;                // just below a quarter of the goal
     FlexHeapDecision d = j.step(c, 0.05);
@@ -1035,7 +1034,6 @@ TEST(FlexHeapBalanceController, ShrinkNeedsStallsWaitsForAnIntervalThatStalls) {
       d = j.step(c, 0.05);
       EXPECT_STREQ("balance,shrink", d.reason);
       EXPECT_GT(d.bytes, 100 * MiB);   // the whole surplus at once, as without the flag
-      j.b = b;
     }
   }
 }
