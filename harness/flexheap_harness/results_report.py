@@ -57,7 +57,7 @@ def setting(e: Entry, data: Any) -> Setting | None:
     """The entry's Setting; None when the JSON does not say (such an entry is never superseded)."""
     if result_kind(data) != "comparison":
         return None
-    m = results_summary.measured(data)
+    m = results_summary.measured(data, e.command)
     return Setting(e.section, m, bool(data.get("oracle"))) if m is not None else None
 
 
@@ -114,8 +114,9 @@ def render(m: Manifest, output: Path | None = None, parts: Split | None = None) 
                 f"{'are' if n != 1 else 'is'} in [{m.history.name}]({_rel(m.history, output)}), with "
                 "commands, data and notes.", ""]
     if m.summary is not None:
-        out += results_summary.render(m.summary, [(e.label, read_json(m.root / e.data))
-                                                  for e in m.entries if e.label])
+        labelled = [e for e in m.entries if e.label]
+        out += results_summary.render(m.summary, [(e.label, read_json(m.root / e.data)) for e in labelled],
+                                      [e.command for e in labelled])
     for sec in SECTIONS:
         out += _section(m, output, sec, [e for e in current if e.section == sec.id])
     return "\n".join(out).rstrip() + "\n"

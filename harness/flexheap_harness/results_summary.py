@@ -32,10 +32,13 @@ shows one controller, never a mix of builds."""
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from tabulate import tabulate
+
+from .sizes import is_fraction
 
 from . import stats
 
@@ -60,19 +63,49 @@ class Measured(NamedTuple):
     device: str
     budget: float  # bytes
     jvm_flags: tuple[str, ...]  # their --jvm-flags (older results do not record them: none)
+    # (--budget F, --index) when the command gave the budget as a multiple F of the data: runs record
+    # only the bytes, and those change with the data's bytes on disk (a rebuilt OpenSearch index held
+    # 7.6 GiB on one machine and 8.9 GiB on another, so 5% of it was 389 or 454 MiB)
+    share: tuple[float, str | None] | None = None
 
     def same(self, other: Measured) -> bool:
-        return ((self.workload, self.device, self.jvm_flags) == (other.workload, other.device, other.jvm_flags)
-                and abs(self.budget - other.budget) <= SAME_BUDGET * max(self.budget, other.budget))
+        if (self.workload, self.device, self.jvm_flags) != (other.workload, other.device, other.jvm_flags):
+            return False
+        if self.share is not None and other.share is not None:
+            return self.share == other.share  # one multiple of one data set, whatever its bytes
+        return abs(self.budget - other.budget) <= SAME_BUDGET * max(self.budget, other.budget)
 
 
-def measured(data: Any) -> Measured | None:
-    """The setting a comparison JSON's runs record; None when they do not say."""
+def budget_share(command: str | None) -> tuple[float, str | None] | None:
+    """(F, the --index it is a multiple of, None for a service's own data) for a command whose
+    --budget is `Fx`; None for an absolute budget, or when the command does not parse."""
+    try:
+        words = shlex.split(command or "")
+    except ValueError:
+        return None
+
+    def value(flag: str) -> str | None:
+        for i, w in enumerate(words):
+            if w == flag and i + 1 < len(words):
+                return words[i + 1]
+            if w.startswith(flag + "="):
+                return w.split("=", 1)[1]
+        return None
+
+    budget = value("--budget")
+    if budget is None or not is_fraction(budget):
+        return None
+    return float(budget.strip().lower().rstrip("x")), value("--index")
+
+
+def measured(data: Any, command: str | None = None) -> Measured | None:
+    """The setting a comparison JSON's runs record (and its command's budget share); None when they do
+    not say."""
     r = (data.get("runs") or [{}])[0] if isinstance(data, dict) else {}
     if not r.get("workload") or not r.get("budget") or not r.get("device"):
         return None
     return Measured(str(r["workload"]), str(r["device"]), float(r["budget"]),
-                    tuple(str(f) for f in r.get("extra_jvm_flags") or ()))
+                    tuple(str(f) for f in r.get("extra_jvm_flags") or ()), budget_share(command))
 
 
 class SummaryError(ValueError):
@@ -187,18 +220,25 @@ def _table(summary: Summary, rows: list[tuple[str, dict[str, Any]]]) -> tuple[st
     return tabulate(body, headers=header, tablefmt="github", disable_numparse=True), slower
 
 
-def render(summary: Summary, rows: list[tuple[str, dict[str, Any]]]) -> list[str]:
-    """The summary section's lines; rows are (label, comparison JSON) in document order."""
+def render(summary: Summary, rows: list[tuple[str, dict[str, Any]]],
+           commands: list[str | None] | None = None) -> list[str]:
+    """The summary section's lines; rows are (label, comparison JSON) in document order, commands
+    their entries' commands (a budget given as a multiple of the data is compared as that multiple)."""
     out = [f"## {TITLE}", ""]
     if summary.text.strip():
         out += [summary.text.strip(), ""]
     current: list[tuple[str, dict[str, Any]]] = []
-    previous: list[tuple[str, dict[str, Any]]] = []
-    for r in rows:
-        (previous if is_previous(r[1], summary) else current).append(r)
+    previous: list[tuple[tuple[str, dict[str, Any]], Measured | None]] = []
+    now: list[Measured] = []
+    for r, command in zip(rows, commands or [None] * len(rows)):
+        m = measured(r[1], command)
+        if is_previous(r[1], summary):
+            previous.append((r, m))
+        else:
+            current.append(r)
+            now += [m] if m is not None else []
     # A setting re-measured on the default leaves the previous default's table (its entry stays below).
-    now = [m for m in (measured(d) for _, d in current) if m is not None]
-    previous = [r for r in previous if not _remeasured(r[1], now)]
+    previous_rows = [r for r, m in previous if m is None or not any(m.same(n) for n in now)]
     rows = current
     if not rows:
         out += [f"**Not measured yet.** Missing: entries labelled in the manifest whose {summary.policy} "
@@ -206,8 +246,8 @@ def render(summary: Summary, rows: list[tuple[str, dict[str, Any]]]) -> list[str
     else:
         table, slower = _table(summary, rows)
         out += _explained(summary, table, slower)
-    if previous:
-        table, slower = _table(summary, previous)
+    if previous_rows:
+        table, slower = _table(summary, previous_rows)
         out += [f"### The previous default ({', '.join(summary.previous_builds)}), not yet re-measured", ""]
         if summary.previous_text.strip():
             out += [summary.previous_text.strip(), ""]
@@ -217,11 +257,6 @@ def render(summary: Summary, rows: list[tuple[str, dict[str, Any]]]) -> list[str
         else:
             out += _explained(summary, table, slower)
     return out
-
-
-def _remeasured(data: dict[str, Any], now: list[Measured]) -> bool:
-    m = measured(data)
-    return m is not None and any(m.same(n) for n in now)
 
 
 def _explained(summary: Summary, table: str, slower: int) -> list[str]:

@@ -449,6 +449,44 @@ def test_a_setting_re_measured_on_the_default_leaves_the_previous_defaults_table
     assert "old-M1-sata" not in old and "### old M1 sata" in md
 
 
+def test_one_multiple_of_one_index_is_one_setting_whatever_its_bytes(docs):
+    # 5% of a rebuilt index: 16% more bytes, the same --budget 0.05x of the same --index
+    gib = 1 << 30
+    current = measured(docs, "now", "M1", int(gib * 1.16))
+    data = json.loads((docs.parent / current).read_text())
+    data["provenance"]["jdks"][0]["jdk"] = data["provenance"]["jdks"][0]["jdk"].replace("abc1234", "def5678")
+    (docs.parent / current).write_text(json.dumps(data))
+    previous = SUMMARY.replace('builds = ["abc1234"]', 'builds = ["def5678"]\nprevious_builds = ["abc1234"]')
+    other_index = COMPARE_CMD.replace("--index /idx", "--index /idx2")
+    docs.write_text(HEADER + previous
+                    + entry("comparisons", "old M1", measured(docs, "a", "M1", gib), COMPARE_CMD)
+                    + entry("comparisons", "old M1 other index", measured(docs, "b", "M1", gib), other_index)
+                    + entry("comparisons", "new M1", current, COMPARE_CMD))
+    for title in ("old M1", "old M1 other index", "new M1"):
+        labelled(docs, title.replace(" ", "-"), title)
+    md = results_report.render(results_manifest.load(docs))
+    old = block_after(md, "### The previous default (abc1234), not yet re-measured")
+    assert "| old-M1-other-index " in old  # 0.05x of another index is another setting
+    assert "| old-M1 " not in old
+
+
+def test_budget_share_reads_a_multiple_of_the_data_from_the_command():
+    assert results_summary.budget_share(COMPARE_CMD) == (0.05, "/idx")
+    assert results_summary.budget_share("./flexheap harness compare --budget=0.1X --workload opensearch:large") \
+        == (0.1, None)
+    assert results_summary.budget_share("./flexheap harness compare --budget 768m --index /idx") is None
+    assert results_summary.budget_share("./flexheap harness compare --budget") is None
+    assert results_summary.budget_share("./flexheap 'unclosed") is None
+    assert results_summary.budget_share(None) is None
+    # an absolute budget is compared by bytes, as before
+    a = results_summary.Measured("M1", "nvme", 1e9, (), None)
+    assert a.same(a._replace(budget=1.02e9)) and not a.same(a._replace(budget=1.1e9))
+    shared = a._replace(share=(0.05, "/idx"))
+    assert shared.same(shared._replace(budget=1.2e9))
+    assert not shared.same(shared._replace(share=(0.05, "/idx2")))
+    assert not shared.same(shared._replace(device="sata"))
+
+
 def test_a_dirty_build_is_not_the_listed_build(docs, capsys):
     m1 = docs.parent / "data" / "m1" / "comparison.json"
     m1.write_text(m1.read_text().replace("FlexHeap abc1234", "FlexHeap abc1234-dirty"))
@@ -516,7 +554,8 @@ def test_a_later_result_of_the_same_setting_moves_the_earlier_one_to_the_history
                     + entry("comparisons", "M2", measured(docs, "d", "M2", gib), COMPARE_CMD)
                     # 2% more budget (a rebuilt index) is the same setting; 10% less is another
                     + entry("comparisons", "new M1", measured(docs, "e", "M1", int(gib * 1.02)), COMPARE_CMD)
-                    + entry("comparisons", "M1 at 0.9", measured(docs, "f", "M1", int(gib * 0.9)), COMPARE_CMD)
+                    + entry("comparisons", "M1 at 0.9", measured(docs, "f", "M1", int(gib * 0.9)),
+                            COMPARE_CMD.replace("0.05x", "0.045x"))
                     + entry("characterization", "Query classes", "data/char.json", CHAR_CMD))
     labelled(docs, "M1 row", "labelled old M1")
     m = results_manifest.load(docs)
