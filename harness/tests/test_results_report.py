@@ -552,7 +552,7 @@ def test_a_later_result_of_the_same_setting_moves_the_earlier_one_to_the_history
                     + entry("comparisons", "labelled old M1", measured(docs, "b", "M1", gib), COMPARE_CMD)
                     + entry("comparisons", "M1 on sata", measured(docs, "c", "M1", gib, "sata"), COMPARE_CMD)
                     + entry("comparisons", "M2", measured(docs, "d", "M2", gib), COMPARE_CMD)
-                    # 2% more budget (a rebuilt index) is the same setting; 10% less is another
+                    # 2% more bytes at one share (a rebuilt index): one setting; 0.045x: another
                     + entry("comparisons", "new M1", measured(docs, "e", "M1", int(gib * 1.02)), COMPARE_CMD)
                     + entry("comparisons", "M1 at 0.9", measured(docs, "f", "M1", int(gib * 0.9)),
                             COMPARE_CMD.replace("0.05x", "0.045x"))
