@@ -54,6 +54,7 @@ into data/ (never gc logs or samples), so the document regenerates from the repo
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
@@ -66,7 +67,8 @@ from typing import Any
 
 from . import provenance
 from .jdk import repo_root
-from .results_summary import HASH, Summary, SummaryError, check_row
+from .results_summary import HASH, Share, Summary, SummaryError, check_row
+from .sizes import index_multiple
 
 
 class ManifestError(ValueError):
@@ -191,15 +193,33 @@ def check_command(command: Any, where: str) -> str:
         raise ManifestError(f"{where}: command is not a valid shell line ({e}): {command}") from None
     harness_args = _harness_args(words)
     if harness_args is not None:
-        from .cli import build_parser
-        if "--" in harness_args:
-            harness_args = harness_args[:harness_args.index("--")]  # the program after '--' is not ours
         try:
-            build_parser().parse_args(harness_args)
+            _parse_harness(harness_args)
         except SystemExit:
             raise ManifestError(f"{where}: not a valid harness command line (see the message above): "
                                 f"{command}") from None
     return command.strip()
+
+
+def budget_share(command: str | None) -> Share | None:
+    """(F, its --index) of a harness command whose --budget is a multiple F of the data (`Fx`; the
+    index is None for a service's own data); None for an absolute budget or another program. The
+    command is read by the harness's own parser, as check_command validated it."""
+    try:
+        harness_args = _harness_args(shlex.split(command or ""))
+        args = _parse_harness(harness_args) if harness_args is not None else None
+    except (ValueError, SystemExit):
+        return None
+    multiple = index_multiple(str(getattr(args, "budget", None) or ""))
+    index = getattr(args, "index", None)
+    return None if multiple is None else (multiple, None if index is None else str(index))
+
+
+def _parse_harness(harness_args: list[str]) -> argparse.Namespace:
+    from .cli import build_parser
+    if "--" in harness_args:
+        harness_args = harness_args[:harness_args.index("--")]  # the program after '--' is not ours
+    return build_parser().parse_args(harness_args)
 
 
 def _harness_args(words: list[str]) -> list[str] | None:

@@ -35,7 +35,7 @@ from typing import Any, NamedTuple
 
 from . import oracle, provenance, results_summary
 from .compare import render_markdown, render_policy_rows
-from .results_manifest import SECTIONS, Entry, Manifest, Section, read_json, result_kind
+from .results_manifest import SECTIONS, Entry, Manifest, Section, budget_share, read_json, result_kind
 
 NOT_MEASURED = "Not measured yet."
 NOT_WRITTEN = "Not written yet."
@@ -57,7 +57,7 @@ def setting(e: Entry, data: Any) -> Setting | None:
     """The entry's Setting; None when the JSON does not say (such an entry is never superseded)."""
     if result_kind(data) != "comparison":
         return None
-    m = results_summary.measured(data, e.command)
+    m = results_summary.measured(data, budget_share(e.command))
     return Setting(e.section, m, bool(data.get("oracle"))) if m is not None else None
 
 
@@ -116,7 +116,7 @@ def render(m: Manifest, output: Path | None = None, parts: Split | None = None) 
     if m.summary is not None:
         labelled = [e for e in m.entries if e.label]
         out += results_summary.render(m.summary, [(e.label, read_json(m.root / e.data)) for e in labelled],
-                                      [e.command for e in labelled])
+                                      [budget_share(e.command) for e in labelled])
     for sec in SECTIONS:
         out += _section(m, output, sec, [e for e in current if e.section == sec.id])
     return "\n".join(out).rstrip() + "\n"

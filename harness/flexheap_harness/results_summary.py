@@ -32,13 +32,10 @@ shows one controller, never a mix of builds."""
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from tabulate import tabulate
-
-from .sizes import is_fraction
 
 from . import stats
 
@@ -57,16 +54,20 @@ VERDICT_WORDS = {stats.NO_DIFFERENCE: "tie", "lower": "faster", "higher": "slowe
 SAME_BUDGET = 0.03
 
 
+Share = tuple[float, str | None]  # a budget's multiple F of the data and the --index it is of
+
+
 class Measured(NamedTuple):
     """What a comparison's runs measured, as they record it."""
     workload: str
     device: str
     budget: float  # bytes
     jvm_flags: tuple[str, ...]  # their --jvm-flags (older results do not record them: none)
-    # (--budget F, --index) when the command gave the budget as a multiple F of the data: runs record
-    # only the bytes, and those change with the data's bytes on disk (a rebuilt OpenSearch index held
-    # 7.6 GiB on one machine and 8.9 GiB on another, so 5% of it was 389 or 454 MiB)
-    share: tuple[float, str | None] | None = None
+    # (--budget F, --index) when the command gave the budget as a multiple F of the data
+    # (results_manifest.budget_share): runs record only the bytes, and those change with the data's
+    # bytes on disk (a rebuilt OpenSearch index held 7.6 GiB on one machine and 8.9 GiB on another,
+    # so 5% of it was 389 or 454 MiB)
+    share: Share | None = None
 
     def same(self, other: Measured) -> bool:
         if (self.workload, self.device, self.jvm_flags) != (other.workload, other.device, other.jvm_flags):
@@ -76,36 +77,14 @@ class Measured(NamedTuple):
         return abs(self.budget - other.budget) <= SAME_BUDGET * max(self.budget, other.budget)
 
 
-def budget_share(command: str | None) -> tuple[float, str | None] | None:
-    """(F, the --index it is a multiple of, None for a service's own data) for a command whose
-    --budget is `Fx`; None for an absolute budget, or when the command does not parse."""
-    try:
-        words = shlex.split(command or "")
-    except ValueError:
-        return None
-
-    def value(flag: str) -> str | None:
-        for i, w in enumerate(words):
-            if w == flag and i + 1 < len(words):
-                return words[i + 1]
-            if w.startswith(flag + "="):
-                return w.split("=", 1)[1]
-        return None
-
-    budget = value("--budget")
-    if budget is None or not is_fraction(budget):
-        return None
-    return float(budget.strip().lower().rstrip("x")), value("--index")
-
-
-def measured(data: Any, command: str | None = None) -> Measured | None:
-    """The setting a comparison JSON's runs record (and its command's budget share); None when they do
-    not say."""
+def measured(data: Any, share: Share | None = None) -> Measured | None:
+    """The setting a comparison JSON's runs record, with the budget's share of the data when its command
+    gave one; None when the runs do not say."""
     r = (data.get("runs") or [{}])[0] if isinstance(data, dict) else {}
     if not r.get("workload") or not r.get("budget") or not r.get("device"):
         return None
     return Measured(str(r["workload"]), str(r["device"]), float(r["budget"]),
-                    tuple(str(f) for f in r.get("extra_jvm_flags") or ()), budget_share(command))
+                    tuple(str(f) for f in r.get("extra_jvm_flags") or ()), share)
 
 
 class SummaryError(ValueError):
@@ -221,17 +200,17 @@ def _table(summary: Summary, rows: list[tuple[str, dict[str, Any]]]) -> tuple[st
 
 
 def render(summary: Summary, rows: list[tuple[str, dict[str, Any]]],
-           commands: list[str | None] | None = None) -> list[str]:
-    """The summary section's lines; rows are (label, comparison JSON) in document order, commands
-    their entries' commands (a budget given as a multiple of the data is compared as that multiple)."""
+           shares: list[Share | None] | None = None) -> list[str]:
+    """The summary section's lines; rows are (label, comparison JSON) in document order, shares their
+    budgets' shares of the data where their commands gave one (compared as that share)."""
     out = [f"## {TITLE}", ""]
     if summary.text.strip():
         out += [summary.text.strip(), ""]
     current: list[tuple[str, dict[str, Any]]] = []
     previous: list[tuple[tuple[str, dict[str, Any]], Measured | None]] = []
     now: list[Measured] = []
-    for r, command in zip(rows, commands or [None] * len(rows)):
-        m = measured(r[1], command)
+    for r, share in zip(rows, shares or [None] * len(rows)):
+        m = measured(r[1], share)
         if is_previous(r[1], summary):
             previous.append((r, m))
         else:

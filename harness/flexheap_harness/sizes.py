@@ -70,18 +70,24 @@ def parse_size(text: str, what: str = "size") -> int:
     return value
 
 
+def index_multiple(text: str) -> float | None:
+    """F of a budget 'Fx' (a multiple of the index), None for any other text."""
+    m = _FRACTION_RE.match(text)
+    return float(m.group(1)) if m else None
+
+
 def is_fraction(text: str) -> bool:
-    return bool(_FRACTION_RE.match(text))
+    return index_multiple(text) is not None
 
 
 def parse_budget(text: str, reference_bytes: int | None = None) -> int:
     """A budget is an absolute size ('2g') or a multiple of a reference size,
     normally the index size ('0.5x')."""
-    m = _FRACTION_RE.match(text)
-    if m:
+    multiple = index_multiple(text)
+    if multiple is not None:
         if reference_bytes is None:
             raise SizeError(f"budget {text!r} is relative but no index size is known (give an existing --index)")
-        budget = int(float(m.group(1)) * reference_bytes)
+        budget = int(multiple * reference_bytes)
         if budget <= 0:
             raise SizeError(f"budget {text!r} of {format_size(reference_bytes)} is empty")
         return budget
@@ -91,9 +97,10 @@ def parse_budget(text: str, reference_bytes: int | None = None) -> int:
 def check_budget_syntax(text: str) -> str:
     """argparse type for --budget: validates now (exit 2 on error), resolves later
     (a multiple of the index needs the index size)."""
-    if not is_fraction(text):
+    multiple = index_multiple(text)
+    if multiple is None:
         parse_size(text, "budget")
-    elif float(_FRACTION_RE.match(text).group(1)) <= 0:  # type: ignore[union-attr]
+    elif multiple <= 0:
         raise SizeError(f"budget {text!r} must be a positive multiple of the index")
     return text
 

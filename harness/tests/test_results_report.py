@@ -471,13 +471,13 @@ def test_one_multiple_of_one_index_is_one_setting_whatever_its_bytes(docs):
 
 
 def test_budget_share_reads_a_multiple_of_the_data_from_the_command():
-    assert results_summary.budget_share(COMPARE_CMD) == (0.05, "/idx")
-    assert results_summary.budget_share("./flexheap harness compare --budget=0.1X --workload opensearch:large") \
+    assert results_manifest.budget_share(COMPARE_CMD) == (0.05, "/idx")
+    assert results_manifest.budget_share("./flexheap harness compare --budget=0.1X --workload opensearch:large") \
         == (0.1, None)
-    assert results_summary.budget_share("./flexheap harness compare --budget 768m --index /idx") is None
-    assert results_summary.budget_share("./flexheap harness compare --budget") is None
-    assert results_summary.budget_share("./flexheap 'unclosed") is None
-    assert results_summary.budget_share(None) is None
+    assert results_manifest.budget_share("./flexheap harness compare --budget 768m --index /idx") is None
+    assert results_manifest.budget_share("./flexheap harness compare --budget") is None
+    assert results_manifest.budget_share("./flexheap 'unclosed") is None
+    assert results_manifest.budget_share(None) is None
     # an absolute budget is compared by bytes, as before
     a = results_summary.Measured("M1", "nvme", 1e9, (), None)
     assert a.same(a._replace(budget=1.02e9)) and not a.same(a._replace(budget=1.1e9))
