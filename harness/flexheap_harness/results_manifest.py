@@ -55,6 +55,7 @@ into data/ (never gc logs or samples), so the document regenerates from the repo
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import re
@@ -216,10 +217,17 @@ def budget_share(command: str | None) -> Share | None:
 
 
 def _parse_harness(harness_args: list[str]) -> argparse.Namespace:
-    from .cli import build_parser
     if "--" in harness_args:
         harness_args = harness_args[:harness_args.index("--")]  # the program after '--' is not ours
-    return build_parser().parse_args(harness_args)
+    return _harness_parser().parse_args(harness_args)
+
+
+@functools.cache
+def _harness_parser() -> argparse.ArgumentParser:
+    """The harness's parser, built once: a report reads every entry's command two or three times
+    (check_command, budget_share), and building the parser costs ~20x parsing with it."""
+    from .cli import build_parser
+    return build_parser()
 
 
 def _harness_args(words: list[str]) -> list[str] | None:
