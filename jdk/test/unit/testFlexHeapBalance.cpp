@@ -1428,6 +1428,95 @@ TEST(FlexHeapBalanceController, GrowthTheLiveSetForcesIsNotChargedToTheRent) {
   EXPECT_LT(d.eviction_allowance, 28.8 * MiB + 1.0 * MiB);
 }
 
+static FlexHeapConfig early_gc_config(double survival) {
+  FlexHeapConfig c = reserve_config(0.1);
+  c.early_gc_survival = survival;
+  return c;
+}
+
+// The GC-heavy phase after the I/O phase, with a full heap: the rent is what
+// growth into the cache may take. Each young GC
+// collects `allocated` MiB (the sample's used less the previous pause's)
+// and keeps `kept_share` of it.
+static FlexHeapDecision early_gc_step(FlexHeapController& c, SyntheticJvm& j, size_t allocated_mib,
+                                      double kept_share) {
+  FlexHeapSample s = j.interval(0.02);
+  s.used = j.used_after + allocated_mib * MiB;
+  s.used_after = j.used_after + (size_t)(kept_share * (double)allocated_mib * (double)MiB);
+  if (s.used > s.committed) s.committed = s.used;   // G1 expanded to satisfy the allocation
+  s.free_regions = (s.committed - s.used_after) / MiB;
+  FlexHeapDecision d = c.decide(s);
+  j.committed = s.committed;
+  j.used_after = s.used_after;
+  if (d.action == FlexHeapAction::Grow) {
+    j.committed += d.bytes;
+  } else if (d.action == FlexHeapAction::Shrink) {
+    j.committed -= d.bytes;
+  }
+  if (d.action != FlexHeapAction::None) {
+    c.record_applied(d.action, d.bytes, s);
+  }
+  return d;
+}
+
+TEST(FlexHeapBalanceController, AnEarlyYoungGCDoublesTheHeadroomOutsideTheRent) {
+  for (double survival : { 0.0, 0.5 }) {
+    FlexHeapController c(early_gc_config(survival));
+    // Reads of 1 MiB a second at 0.5 CPU-s: a dear cache, as on sata.
+    SyntheticJvm j = io_then_gc_heavy(c, 1.0, 0);
+    j.used_after = j.committed - 4 * MiB;   // a growing live set filled the heap
+    j.min_eden_regions = 4;
+    j.a = 0.3 * 2.0 * 4.0 * MiB;     // 30% of the CPUs at this 4 MiB headroom
+    j.allocation = false;            // a Remark saw the live set there
+    j.step(c, 0.02);
+    j.allocation = true;
+    // A young GC that collected 4 MiB and kept 3.6: those objects were still in use.
+    const size_t used_after = j.used_after + (size_t)(0.9 * 4.0 * MiB);
+    FlexHeapDecision d = early_gc_step(c, j, 4, 0.9);
+    if (survival > 0.0) {
+      EXPECT_STREQ("earlyGC,grow", d.reason);
+      // twice the 4 MiB collected, free above what it kept
+      EXPECT_GE(j.committed, used_after + 8 * MiB);
+      EXPECT_LE(j.committed, used_after + 9 * MiB);
+      // The next early GC collects 8 MiB: the headroom doubles again.
+      early_gc_step(c, j, 8, 0.9);
+      EXPECT_GE(j.committed - j.used_after, 16 * MiB);
+      // A GC that kept a tenth is not early: no floor beyond the rule's own.
+      const size_t before = j.committed;
+      d = early_gc_step(c, j, 16, 0.1);
+      EXPECT_STRNE("earlyGC,grow", d.reason);
+      EXPECT_LE(j.committed, before + (size_t)d.eviction_allowance + MiB);
+    } else {
+      // Off (builds before the flag): the rent alone decides, and after the
+      // first pause's rent it leaves G1's smallest young generation.
+      EXPECT_STRNE("earlyGC,grow", d.reason);
+      EXPECT_LT(j.committed, used_after + 8 * MiB);
+    }
+  }
+}
+
+TEST(FlexHeapBalanceController, AnEarlyGCNeedsAnAllocationPauseAndStopsAtTheCeiling) {
+  FlexHeapController c(early_gc_config(0.5));
+  SyntheticJvm j = io_then_gc_heavy(c, 20.0, 0);
+  j.used_after = j.committed - 4 * MiB;
+  j.allocation = false;              // a periodic or requested pause: not early
+  FlexHeapDecision d = early_gc_step(c, j, 4, 1.0);
+  EXPECT_STRNE("earlyGC,grow", d.reason);
+  // At the ceiling (1250 MiB limit, 150 non-heap, 10% reserve: 975 MiB) the
+  // floor stops, however much the GC kept.
+  j.allocation = true;
+  j.committed = 960 * MiB;
+  j.used_after = 955 * MiB;
+  d = early_gc_step(c, j, 5, 1.0);
+  EXPECT_LE(j.committed, 975 * MiB);
+}
+
+TEST(FlexHeapBalanceController, EarlyGCSurvivalIsClamped) {
+  EXPECT_DOUBLE_EQ(0.0, FlexHeapController(early_gc_config(-0.5)).config().early_gc_survival);
+  EXPECT_DOUBLE_EQ(0.0, FlexHeapController(early_gc_config(NAN)).config().early_gc_survival);
+  EXPECT_DOUBLE_EQ(1.0, FlexHeapController(early_gc_config(1.5)).config().early_gc_survival);
+}
+
 TEST(FlexHeapBalanceController, TheEdenTargetDoesNotRatchetTheHeapPastTheRent) {
   // G1 sizes its eden target as a share of the heap (up to 60%): were
   // used + eden target a floor for growth, every step would raise it and the

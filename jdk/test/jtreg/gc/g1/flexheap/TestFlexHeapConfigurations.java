@@ -25,8 +25,8 @@
  * @summary Configurations FlexHeap cannot or need not act in: -Xms equal to -Xmx turns it off (said once,
  *          no decisions, no proactive task); with no collector chosen UseFlexHeap selects G1 even where
  *          ergonomics would pick Serial; FlexHeapPolicy, FlexHeapGCTimeRatio, FlexHeapRentPriceMinIOPercent,
- *          FlexHeapRefaultEvidencePercent, FlexHeapRentRefaultSaturationPercent and FlexHeapBalanceMaxGCPercent
- *          are validated; FlexHeapRentRefaultSaturationPercent, FlexHeapRecentPhaseShift and
+ *          FlexHeapRefaultEvidencePercent, FlexHeapRentRefaultSaturationPercent, FlexHeapBalanceMaxGCPercent
+ *          and FlexHeapEarlyGCSurvivalPercent are validated; FlexHeapRentRefaultSaturationPercent, FlexHeapRecentPhaseShift and
  *          FlexHeapBalanceShrinkNeedsStalls (off by default) are logged at start-up when given, and only
  *          then; paper mode sets its ergonomic defaults;
  *          FlexHeapIOCostIdleCap (on by default) keeps each C_io within the idle CPU time, from a
@@ -99,6 +99,8 @@ public class TestFlexHeapConfigurations {
             .shouldContain("FlexHeapRefaultEvidencePercent").shouldHaveExit(1);
         FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapBalanceMaxGCPercent=101", "-version"))
             .shouldContain("FlexHeapBalanceMaxGCPercent").shouldHaveExit(1);
+        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapEarlyGCSurvivalPercent=101", "-version"))
+            .shouldContain("FlexHeapEarlyGCSurvivalPercent").shouldHaveExit(1);
         FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapRentRefaultSaturationPercent=0", "-version"))
             .shouldContain("FlexHeapRentRefaultSaturationPercent").shouldHaveExit(1);
         FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapRentRefaultSaturationPercent=101", "-version"))
@@ -130,7 +132,8 @@ public class TestFlexHeapConfigurations {
             || !flag(balance, "FlexHeapIOCostIdleCap").equals("true")
             || !flag(balance, "FlexHeapConcCostIdleCap").equals("false")
             || !flag(balance, "FlexHeapActivatedRefaults").equals("false")
-            || !flag(balance, "FlexHeapBalanceMaxGCPercent").equals("8")) {
+            || !flag(balance, "FlexHeapBalanceMaxGCPercent").equals("8")
+            || !flag(balance, "FlexHeapEarlyGCSurvivalPercent").equals("50")) {
             throw new RuntimeException("balance defaults wrong");
         }
         String paper = FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapPolicy=paper",

@@ -83,6 +83,9 @@ struct FlexHeapConfig {
                                 // when its newest quarter shifts away from the rest (FlexHeapBalanceWindow)
   bool     shrink_needs_stalls; // balance: FlexHeapBalanceShrinkNeedsStalls (false): the balance rule shrinks only
                                 // at a pause whose interval's I/O cost reached SignificantIOFractionOfGoal of the goal
+  double   early_gc_survival;   // balance: FlexHeapEarlyGCSurvivalPercent / 100 (0.5; 0: off): an allocation pause
+                                // that kept this share of the bytes allocated since the previous pause sets a floor
+                                // of EarlyGCGrowth x those bytes of headroom, outside the page-cache rent
 };
 
 struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i
@@ -251,6 +254,10 @@ class FlexHeapController {
   static const double MaxRentPriceMinIO;
   // Largest refault_evidence.
   static const double MaxRefaultEvidence;
+  // After an early young GC (early_gc_survival) the heap leaves at least
+  // this many times the bytes allocated since the previous pause free: the
+  // young generation doubles at each such GC until its objects can die.
+  static const double EarlyGCGrowth;
   // Without a stall source the price of evicting cache is unknown; a window
   // that read at least FlexHeapEvictionCredit::MinReadBytes with a
   // recoverable refault fraction (refault share / RefaultSaturation) of at

@@ -181,6 +181,16 @@
           "builds before this flag")                                        \
           range(0, 1000)                                                    \
                                                                             \
+  product(uint, FlexHeapEarlyGCSurvivalPercent, 50,                        \
+          "With FlexHeapPolicy=balance, a young GC that allocation "        \
+          "triggered and that kept at least this percentage of the bytes "  \
+          "allocated since the previous GC ran before they could die: the " \
+          "heap then grows to leave twice those bytes free, whatever the "  \
+          "page-cache rent allows (a GC every few regions otherwise "       \
+          "copies everything it collects). 0: off (builds before this "     \
+          "flag)")                                                          \
+          range(0, 100)                                                     \
+                                                                            \
   product(double, FlexHeapMaxRAMPercentage, 90.0,                           \
           "With UseFlexHeap and no explicit maximum heap size, the "        \
           "maximum heap as a percentage of the (container) memory "         \

@@ -71,6 +71,7 @@ FlexHeapConfig G1FlexHeap::config() {
   cfg.rent_refault_saturation = (double)FlexHeapRentRefaultSaturationPercent / 100.0;
   cfg.recent_phase_shift = FlexHeapRecentPhaseShift;
   cfg.shrink_needs_stalls = FlexHeapBalanceShrinkNeedsStalls;
+  cfg.early_gc_survival = (double)FlexHeapEarlyGCSurvivalPercent / 100.0;
   return cfg;
 }
 
