@@ -216,8 +216,11 @@ def render(summary: Summary, rows: list[tuple[str, dict[str, Any]]],
         else:
             current.append(r)
             now += [m] if m is not None else []
-    # A setting re-measured on the default leaves the previous default's table (its entry stays below).
-    previous_rows = [r for r, m in previous if m is None or not any(m.same(n) for n in now)]
+    # A setting re-measured on the default leaves the previous default's table (its entry stays below),
+    # and so does one a later previous-default row measured again: the table shows the previous
+    # builds' newest row of each setting, not every default before them.
+    previous_rows = [r for i, (r, m) in enumerate(previous)
+                     if m is None or not any(m.same(n) for n in now + [p for _, p in previous[i + 1:] if p])]
     rows = current
     if not rows:
         out += [f"**Not measured yet.** Missing: entries labelled in the manifest whose {summary.policy} "

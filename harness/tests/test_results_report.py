@@ -449,6 +449,23 @@ def test_a_setting_re_measured_on_the_default_leaves_the_previous_defaults_table
     assert "old-M1-sata" not in old and "### old M1 sata" in md
 
 
+def test_the_previous_defaults_table_keeps_the_newest_row_of_a_setting(docs):
+    # Two rows of one setting on previous builds (an older default's, then a newer one's): only the
+    # newer one is the previous default's figure; another setting keeps its row.
+    gib = 1 << 30
+    previous = SUMMARY.replace('builds = ["abc1234"]', 'builds = ["def5678"]\nprevious_builds = ["abc1234"]')
+    docs.write_text(HEADER + previous
+                    + entry("comparisons", "older M1 sata", measured(docs, "a", "M1", gib, "sata"), COMPARE_CMD)
+                    + entry("comparisons", "newer M1 sata", measured(docs, "b", "M1", gib, "sata"), COMPARE_CMD)
+                    + entry("comparisons", "M1 nvme", measured(docs, "c", "M1", gib), COMPARE_CMD))
+    for title in ("older M1 sata", "newer M1 sata", "M1 nvme"):
+        labelled(docs, title.replace(" ", "-"), title)
+    md = results_report.render(results_manifest.load(docs))
+    old = block_after(md, "### The previous default (abc1234), not yet re-measured")
+    assert "| newer-M1-sata " in old and "| M1-nvme " in old
+    assert "older-M1-sata" not in old and "### older M1 sata" in md  # its entry stays in the document
+
+
 def test_one_multiple_of_one_index_is_one_setting_whatever_its_bytes(docs):
     # 5% of a rebuilt index: 16% more bytes, the same --budget 0.05x of the same --index
     gib = 1 << 30
