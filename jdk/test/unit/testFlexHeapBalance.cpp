@@ -333,8 +333,13 @@ struct SyntheticJvm {
   }
 
   FlexHeapDecision step(FlexHeapController& c, double wall = 1.0) {
-    FlexHeapSample s = interval(wall);
+    FlexHeapSample s = interval(wall);   // before `started`: the first interval ran on the whole heap
     started = true;
+    return decide_and_apply(c, s);
+  }
+
+  // One pause with sample s: the controller decides and the heap follows.
+  FlexHeapDecision decide_and_apply(FlexHeapController& c, const FlexHeapSample& s) {
     FlexHeapDecision d = c.decide(s);
     if (d.action == FlexHeapAction::Grow) {
       committed += d.bytes;
@@ -1445,18 +1450,9 @@ static FlexHeapDecision early_gc_step(FlexHeapController& c, SyntheticJvm& j, si
   s.used_after = j.used_after + (size_t)(kept_share * (double)allocated_mib * (double)MiB);
   if (s.used > s.committed) s.committed = s.used;   // G1 expanded to satisfy the allocation
   s.free_regions = (s.committed - s.used_after) / MiB;
-  FlexHeapDecision d = c.decide(s);
   j.committed = s.committed;
   j.used_after = s.used_after;
-  if (d.action == FlexHeapAction::Grow) {
-    j.committed += d.bytes;
-  } else if (d.action == FlexHeapAction::Shrink) {
-    j.committed -= d.bytes;
-  }
-  if (d.action != FlexHeapAction::None) {
-    c.record_applied(d.action, d.bytes, s);
-  }
-  return d;
+  return j.decide_and_apply(c, s);
 }
 
 TEST(FlexHeapBalanceController, AnEarlyYoungGCDoublesTheHeadroomOutsideTheRent) {

@@ -26,9 +26,9 @@
  *          no decisions, no proactive task); with no collector chosen UseFlexHeap selects G1 even where
  *          ergonomics would pick Serial; FlexHeapPolicy, FlexHeapGCTimeRatio, FlexHeapRentPriceMinIOPercent,
  *          FlexHeapRefaultEvidencePercent, FlexHeapRentRefaultSaturationPercent, FlexHeapBalanceMaxGCPercent
- *          and FlexHeapEarlyGCSurvivalPercent are validated; FlexHeapRentRefaultSaturationPercent, FlexHeapRecentPhaseShift and
- *          FlexHeapBalanceShrinkNeedsStalls (off by default) are logged at start-up when given, and only
- *          then; paper mode sets its ergonomic defaults;
+ *          and FlexHeapEarlyGCSurvivalPercent are validated; FlexHeapRentRefaultSaturationPercent,
+ *          FlexHeapRecentPhaseShift and FlexHeapBalanceShrinkNeedsStalls (off by default) are logged at
+ *          start-up when given, and only then; paper mode sets its ergonomic defaults;
  *          FlexHeapIOCostIdleCap (on by default) keeps each C_io within the idle CPU time, from a
  *          process clock sampled off the pause (not at all with the cap off); FlexHeapConcCostIdleCap
  *          (off by default) reads that clock too and keeps each C_conc within the concurrent CPU
