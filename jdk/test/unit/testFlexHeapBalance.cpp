@@ -24,6 +24,7 @@
 
 #include <gtest/gtest.h>
 #include <math.h>
+#include <string.h>
 #include <vector>
 
 static const size_t MiB = 1024 * 1024;
@@ -1505,6 +1506,74 @@ TEST(FlexHeapBalanceController, AnEarlyGCNeedsAnAllocationPauseAndStopsAtTheCeil
   j.used_after = 955 * MiB;
   d = early_gc_step(c, j, 5, 1.0);
   EXPECT_LE(j.committed, 975 * MiB);
+}
+
+static FlexHeapConfig live_growth_config(bool on) {
+  FlexHeapConfig c = reserve_config(0.1);
+  c.live_growth_rent_free = on;
+  return c;
+}
+
+// A Remark that finds `old_mib` of old data in a heap it fills but for 4 MiB,
+// the page cache shrunk by what the heap took (the memory limit stays full).
+static FlexHeapDecision remark_at(FlexHeapController& c, SyntheticJvm& j, size_t old_mib) {
+  const size_t committed = (old_mib + 4) * MiB;
+  if (committed > j.committed) {
+    j.flexible -= committed - j.committed;
+    j.committed = committed;
+  }
+  j.used_after = old_mib * MiB;
+  j.allocation = false;
+  FlexHeapSample s = j.interval(0.25);
+  s.remark_pause = true;
+  FlexHeapDecision d = j.decide_and_apply(c, s);
+  j.allocation = true;
+  return d;
+}
+
+TEST(FlexHeapBalanceController, TheLiveSetsGrowthBetweenRemarksIsOutsideTheRent) {
+  for (bool on : { false, true }) {
+    FlexHeapController c(live_growth_config(on));
+    // Reads of 1 MiB a second at 0.5 CPU-s: a dear cache, the rent buys little.
+    SyntheticJvm j = io_then_gc_heavy(c, 1.0, 0);
+    EXPECT_TRUE(j.step(c).phase_shift);   // the GC-heavy phase begins
+    j.a = 0.40 * 2.0 * 4.0 * MiB;    // 40% of the CPUs at a 4 MiB headroom
+    remark_at(c, j, 300);
+    remark_at(c, j, 400);            // 100 MiB more old data than at the Remark before
+    FlexHeapDecision d = j.step(c, 0.02);
+    if (on) {
+      EXPECT_STREQ("liveGrowth,grow", d.reason);
+      // G1's smallest young generation (4 regions) and the 100 MiB above the used part, unrented.
+      EXPECT_GE(j.committed, (400 + 4 + 100) * MiB);
+      EXPECT_LE(j.committed, (400 + 4 + 100) * MiB + (size_t)d.eviction_allowance + MiB);
+    } else {
+      // Off (builds before the flag): the rent holds the heap near the least heap.
+      EXPECT_EQ(0, strncmp("cacheRent,", d.reason, 10)) << d.reason;
+      EXPECT_LT(j.committed, (400 + 4 + 50) * MiB);
+    }
+  }
+}
+
+TEST(FlexHeapBalanceController, LevelOldDataAtRemarksLeavesTheRentAlone) {
+  FlexHeapController c(live_growth_config(true));
+  SyntheticJvm j = io_then_gc_heavy(c, 1.0, 0);
+  EXPECT_TRUE(j.step(c).phase_shift);
+  j.a = 0.40 * 2.0 * 4.0 * MiB;
+  remark_at(c, j, 300);
+  remark_at(c, j, 290);              // the old data died between the markings (M2's M500k)
+  FlexHeapDecision d = j.step(c, 0.02);
+  EXPECT_STRNE("liveGrowth,grow", d.reason);
+  EXPECT_LT(j.committed, (290 + 4 + 50) * MiB);
+  // A Remark after a phase shift has no Remark of its phase to compare with.
+  FlexHeapController c2(live_growth_config(true));
+  SyntheticJvm j2 = io_then_gc_heavy(c2, 1.0, 0);
+  remark_at(c2, j2, 200);            // in the I/O phase
+  EXPECT_TRUE(j2.step(c2).phase_shift);
+  j2.a = 0.40 * 2.0 * 4.0 * MiB;
+  remark_at(c2, j2, 400);
+  d = j2.step(c2, 0.02);
+  EXPECT_STRNE("liveGrowth,grow", d.reason);
+  EXPECT_LT(j2.committed, (400 + 4 + 100) * MiB);
 }
 
 TEST(FlexHeapBalanceController, EarlyGCSurvivalIsClamped) {

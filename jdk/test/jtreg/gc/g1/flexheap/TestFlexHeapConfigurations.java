@@ -27,7 +27,8 @@
  *          ergonomics would pick Serial; FlexHeapPolicy, FlexHeapGCTimeRatio, FlexHeapRentPriceMinIOPercent,
  *          FlexHeapRefaultEvidencePercent, FlexHeapRentRefaultSaturationPercent, FlexHeapBalanceMaxGCPercent
  *          and FlexHeapEarlyGCSurvivalPercent are validated; FlexHeapRentRefaultSaturationPercent,
- *          FlexHeapRecentPhaseShift and FlexHeapBalanceShrinkNeedsStalls (off by default) are logged at
+ *          FlexHeapRecentPhaseShift, FlexHeapBalanceShrinkNeedsStalls and FlexHeapLiveGrowthRentFree (off by
+ *          default) are logged at
  *          start-up when given, and only then; paper mode sets its ergonomic defaults;
  *          FlexHeapIOCostIdleCap (on by default) keeps each C_io within the idle CPU time, from a
  *          process clock sampled off the pause (not at all with the cap off); FlexHeapConcCostIdleCap
@@ -113,11 +114,13 @@ public class TestFlexHeapConfigurations {
         FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-Xlog:gc+flexheap=info", "-version"))
             .shouldHaveExit(0).shouldNotContain("FlexHeapRentRefaultSaturationPercent")
             .shouldNotContain("FlexHeapRecentPhaseShift")
-            .shouldNotContain("FlexHeapBalanceShrinkNeedsStalls");
+            .shouldNotContain("FlexHeapBalanceShrinkNeedsStalls")
+            .shouldNotContain("FlexHeapLiveGrowthRentFree");
         FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:+FlexHeapBalanceShrinkNeedsStalls",
-                "-Xlog:gc+flexheap=info", "-version"))
+                "-XX:+FlexHeapLiveGrowthRentFree", "-Xlog:gc+flexheap=info", "-version"))
             .shouldHaveExit(0)
-            .shouldContain("only at a pause whose interval stalled on I/O (FlexHeapBalanceShrinkNeedsStalls)");
+            .shouldContain("only at a pause whose interval stalled on I/O (FlexHeapBalanceShrinkNeedsStalls)")
+            .shouldContain("from one Remark to the next (FlexHeapLiveGrowthRentFree)");
         String balance = FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:+PrintFlagsFinal", "-version"))
             .shouldHaveExit(0).output();
         if (!flag(balance, "FlexHeapPolicy").equals("balance") || !flag(balance, "FlexHeapCostAsRate").equals("true")
@@ -133,7 +136,8 @@ public class TestFlexHeapConfigurations {
             || !flag(balance, "FlexHeapConcCostIdleCap").equals("false")
             || !flag(balance, "FlexHeapActivatedRefaults").equals("false")
             || !flag(balance, "FlexHeapBalanceMaxGCPercent").equals("8")
-            || !flag(balance, "FlexHeapEarlyGCSurvivalPercent").equals("50")) {
+            || !flag(balance, "FlexHeapEarlyGCSurvivalPercent").equals("50")
+            || !flag(balance, "FlexHeapLiveGrowthRentFree").equals("false")) {
             throw new RuntimeException("balance defaults wrong");
         }
         String paper = FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapPolicy=paper",

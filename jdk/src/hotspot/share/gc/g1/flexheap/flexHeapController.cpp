@@ -44,11 +44,11 @@ static const char* const flexheap_shrink_reasons[4][3] = {
   { "costUp,gcNegligible",   "costUp,gcNegligible,atMin",   "costUp,gcNegligible,noFree" }
 };
 
-// Balance policy reasons: [rule: 0 balance, 1 gcGoal, 2 memLimit, 3 cacheRent, 4 earlyGC][outcome].
+// Balance policy reasons: [rule: 0 balance, 1 gcGoal, 2 memLimit, 3 cacheRent, 4 earlyGC, 5 liveGrowth][outcome].
 enum { BalanceGrow, BalanceGrowAtMax, BalanceShrink, BalanceShrinkAtMin, BalanceShrinkNoFree, BalanceSteady,
        BalanceHold };
-enum { RuleBalance, RuleGCGoal, RuleMemLimit, RuleCacheRent, RuleEarlyGC };
-static const char* const flexheap_balance_reasons[5][7] = {
+enum { RuleBalance, RuleGCGoal, RuleMemLimit, RuleCacheRent, RuleEarlyGC, RuleLiveGrowth };
+static const char* const flexheap_balance_reasons[6][7] = {
   { "balance,grow", "balance,grow,atMax", "balance,shrink", "balance,shrink,atMin",
     "balance,shrink,noFree", "balance,steady", "balance,hold" },
   { "gcGoal,grow",  "gcGoal,grow,atMax",  "gcGoal,shrink",  "gcGoal,shrink,atMin",
@@ -58,7 +58,9 @@ static const char* const flexheap_balance_reasons[5][7] = {
   { "cacheRent,grow", "cacheRent,grow,atMax", "cacheRent,shrink", "cacheRent,shrink,atMin",
     "cacheRent,shrink,noFree", "cacheRent,steady", "cacheRent,hold" },
   { "earlyGC,grow", "earlyGC,grow,atMax", "earlyGC,shrink", "earlyGC,shrink,atMin",
-    "earlyGC,shrink,noFree", "earlyGC,steady", "earlyGC,hold" }
+    "earlyGC,shrink,noFree", "earlyGC,steady", "earlyGC,hold" },
+  { "liveGrowth,grow", "liveGrowth,grow,atMax", "liveGrowth,shrink", "liveGrowth,shrink,atMin",
+    "liveGrowth,shrink,noFree", "liveGrowth,steady", "liveGrowth,hold" }
 };
 
 const double FlexHeapController::SignificantIOFractionOfGoal = 0.25;
@@ -130,6 +132,8 @@ FlexHeapController::FlexHeapController(const FlexHeapConfig& cfg) :
   _too_small_headroom(0.0),
   _too_small_age(0.0),
   _eviction(_cfg.rent_refault_saturation, _cfg.rent_credit_drains, _cfg.refault_evidence),   // _cfg is initialized first
+  _remark_old_used(-1.0),
+  _live_growth(0.0),
   _rent_free_growth(-1.0),
   _has_applied(false),
   // Start in WaitGrow with no grow recorded, so growUsed holds: as if the
@@ -371,6 +375,18 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   if (d.phase_shift || d.live_set_fell || _too_small_age > TooSmallMemorySeconds) {
     _too_small_headroom = 0.0;
   }
+  // The old data a Remark found, against the Remark before in the same phase:
+  // a live set still being built grows from one to the next (the phase
+  // program's alloc-2, 150 MiB in 0.26 s), where a GC-heavy phase whose old
+  // data dies between markings (M2's M500k) stays level.
+  if (d.phase_shift || d.live_set_fell) {
+    _remark_old_used = -1.0;
+    _live_growth = 0.0;
+  }
+  if (s.remark_pause) {
+    _live_growth = _remark_old_used >= 0.0 && old_used > _remark_old_used ? old_used - _remark_old_used : 0.0;
+    _remark_old_used = old_used;
+  }
   _last_headroom = headroom;
   _last_cache = cache;
   _last_old_used = old_used;
@@ -540,6 +556,20 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
                                   d.io_rate / mut_cores >= goal;
     const double free_for_heap = cache_takes_free ? 0.0 : free_memory;
     _rent_free_growth = free_for_heap > forced ? free_for_heap : forced;
+    // FlexHeapLiveGrowthRentFree: a live set that grew by _live_growth from
+    // one marking to the next is likely to grow as much again before the
+    // next, and to evict the cache whatever the rent says. Renting that
+    // growth held the phase program's alloc-2 at G1's smallest young
+    // generation above it, a young GC every 5 ms for 1.5 s, while the live
+    // set evicted the cache anyway (782 MiB to 46).
+    bool live_growth_free = false;
+    if (_cfg.live_growth_rent_free && _live_growth > 0.0) {
+      const double live_free = least + _live_growth - committed;
+      if (live_free > _rent_free_growth) {
+        _rent_free_growth = live_free;
+        live_growth_free = true;
+      }
+    }
     if (_rent_free_growth < 0.0) {
       _rent_free_growth = 0.0;
     }
@@ -555,8 +585,8 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
     }
     if (d.eviction_allowance >= 0.0 && target > committed + _rent_free_growth + d.eviction_allowance) {
       target = committed + _rent_free_growth + d.eviction_allowance;
-      // The early-GC floor raised what the rent lets grow: say so.
-      rule = early_floor ? RuleEarlyGC : RuleCacheRent;
+      // The early-GC floor or the live set's growth raised what the rent lets grow: say so.
+      rule = live_growth_free ? RuleLiveGrowth : early_floor ? RuleEarlyGC : RuleCacheRent;
     }
   }
   // Wanting less than the floor means the heap's used part must shrink: after

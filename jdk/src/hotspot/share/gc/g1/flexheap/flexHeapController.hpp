@@ -86,6 +86,8 @@ struct FlexHeapConfig {
   double   early_gc_survival;   // balance: FlexHeapEarlyGCSurvivalPercent / 100 (0.5; 0: off): an allocation pause
                                 // that kept this share of the bytes allocated since the previous pause sets a floor
                                 // of EarlyGCGrowth x those bytes of headroom, outside the page-cache rent
+  bool     live_growth_rent_free; // balance: FlexHeapLiveGrowthRentFree (false): the old data's growth from one
+                                // Remark to the next is headroom above the least heap that the rent does not charge
 };
 
 struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i
@@ -128,6 +130,8 @@ struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i
                                 // System.gc(), jcmd, JVMTI, WhiteBox): no headroom would have avoided it, so
                                 // its own cost stays out of the balance window (the interval's concurrent
                                 // GC work still counts)
+  bool     remark_pause;        // the Remark pause of a concurrent cycle: used_after less eden_used is the old
+                                // data the marking started from, less the regions it found empty
 };
 
 enum class FlexHeapState  { WaitGrow, WaitShrink };
@@ -293,6 +297,9 @@ class FlexHeapController {
                                              // above the goal's band (0: none within TooSmallMemorySeconds)
   double               _too_small_age;       // wall time since _too_small_headroom was seen
   FlexHeapEvictionCredit _eviction;          // balance: what growth into the page cache may cost
+  double               _remark_old_used;     // balance: used_after less eden at the last Remark (< 0: none
+                                             // since the start or the last phase shift)
+  double               _live_growth;         // balance: how much that exceeded the Remark's before (bytes, >= 0)
   double               _rent_free_growth;    // balance: growth the rent does not pay for at the last
                                              // decision: the memory neither heap nor cache held, or
                                              // the growth the least heap forced if more (bytes;

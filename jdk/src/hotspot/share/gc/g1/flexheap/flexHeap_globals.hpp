@@ -191,6 +191,14 @@
           "flag)")                                                          \
           range(0, 100)                                                     \
                                                                             \
+  product(bool, FlexHeapLiveGrowthRentFree, false,                          \
+          "With FlexHeapPolicy=balance, the growth of the old data that "   \
+          "a Remark found over the Remark before (a live set still being "  \
+          "built) is headroom the page-cache rent does not charge, until "  \
+          "the next Remark: that live set will evict the cache anyway. "    \
+          "false: only G1's smallest young generation above the used "      \
+          "part is outside the rent")                                       \
+                                                                            \
   product(double, FlexHeapMaxRAMPercentage, 90.0,                           \
           "With UseFlexHeap and no explicit maximum heap size, the "        \
           "maximum heap as a percentage of the (container) memory "         \

@@ -72,6 +72,7 @@ FlexHeapConfig G1FlexHeap::config() {
   cfg.recent_phase_shift = FlexHeapRecentPhaseShift;
   cfg.shrink_needs_stalls = FlexHeapBalanceShrinkNeedsStalls;
   cfg.early_gc_survival = (double)FlexHeapEarlyGCSurvivalPercent / 100.0;
+  cfg.live_growth_rent_free = FlexHeapLiveGrowthRentFree;
   return cfg;
 }
 
@@ -161,6 +162,10 @@ G1FlexHeap* G1FlexHeap::create(G1CollectedHeap* g1h) {
   if (cfg.policy == FlexHeapPolicyKind::Balance && FlexHeapBalanceShrinkNeedsStalls) {
     log_info(gc, flexheap)("The balance rule shrinks the heap only at a pause whose interval stalled on I/O "
                            "(FlexHeapBalanceShrinkNeedsStalls)");
+  }
+  if (cfg.policy == FlexHeapPolicyKind::Balance && FlexHeapLiveGrowthRentFree) {
+    log_info(gc, flexheap)("The page-cache rent does not charge headroom for the old data's growth from one Remark "
+                           "to the next (FlexHeapLiveGrowthRentFree)");
   }
   return fh;
 }
@@ -328,6 +333,7 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   s.non_heap = r.non_heap;
   s.allocation_pause = kind == Young && is_allocation_cause(_g1h->gc_cause());
   s.requested_pause = kind != Remark && is_requested_cause(_g1h->gc_cause());
+  s.remark_pause = kind == Remark;
   assert(s.t_stw >= 0.0 && s.t_mut >= 0.0, "interval times are not negative");
   assert(s.committed >= MinHeapSize && s.committed <= MaxHeapSize,
          "committed %zu outside [%zu, %zu]", s.committed, MinHeapSize, MaxHeapSize);
