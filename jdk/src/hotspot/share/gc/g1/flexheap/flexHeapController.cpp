@@ -496,9 +496,9 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   // queries each hold a 500k-hit queue). Below that size the GC cost is not
   // 1/headroom: each GC copies about all it collects, and the rent, which
   // prices growth by the 1/headroom model, held the heap at G1's smallest
-  // young generation through ~60 such GCs in 1.5 s (M2 at 5% on sata; stock
-  // G1 had ~16 a run). The headroom doubles at each early GC, like forced
-  // growth: not charged, and the ceiling still bounds it.
+  // young generation through 51 such GCs in 1.5 s of one run (M2 at 5% on
+  // sata; 53-88 a run, stock G1 ~16). The headroom doubles at each early
+  // GC, like forced growth: not charged, and the ceiling still bounds it.
   bool early_floor = false;
   if (_cfg.early_gc_survival > 0.0 && s.allocation_pause && allocated >= region &&
       kept >= _cfg.early_gc_survival * allocated) {
