@@ -1515,7 +1515,8 @@ static FlexHeapConfig live_growth_config(bool on) {
 }
 
 // A Remark that finds `old_mib` of old data in a heap it fills but for 4 MiB,
-// the page cache shrunk by what the heap took (the memory limit stays full).
+// the page cache shrunk by what the heap grew (no memory is free: the JVM's
+// memory is past the limit, which counts as none free).
 static FlexHeapDecision remark_at(FlexHeapController& c, SyntheticJvm& j, size_t old_mib) {
   const size_t committed = (old_mib + 4) * MiB;
   if (committed > j.committed) {
@@ -1543,6 +1544,7 @@ TEST(FlexHeapBalanceController, TheLiveSetsGrowthBetweenRemarksIsOutsideTheRent)
     FlexHeapDecision d = j.step(c, 0.02);
     if (on) {
       EXPECT_STREQ("liveGrowth,grow", d.reason);
+      EXPECT_GE(d.rent_free, 100.0 * MiB);   // not charged: the rent's allowance stays its own
       // G1's smallest young generation (4 regions) and the 100 MiB above the used part, unrented.
       EXPECT_GE(j.committed, (400 + 4 + 100) * MiB);
       EXPECT_LE(j.committed, (400 + 4 + 100) * MiB + (size_t)d.eviction_allowance + MiB);
@@ -1574,6 +1576,20 @@ TEST(FlexHeapBalanceController, LevelOldDataAtRemarksLeavesTheRentAlone) {
   d = j2.step(c2, 0.02);
   EXPECT_STRNE("liveGrowth,grow", d.reason);
   EXPECT_LT(j2.committed, (400 + 4 + 100) * MiB);
+  // Nor does one after the live set fell (a full GC found most old data dead).
+  FlexHeapController c3(live_growth_config(true));
+  SyntheticJvm j3 = io_then_gc_heavy(c3, 1.0, 0);
+  EXPECT_TRUE(j3.step(c3).phase_shift);
+  j3.a = 0.40 * 2.0 * 4.0 * MiB;
+  remark_at(c3, j3, 300);
+  j3.used_after = 100 * MiB;
+  j3.allocation = false;
+  EXPECT_TRUE(j3.step(c3, 0.25).live_set_fell);
+  j3.allocation = true;
+  remark_at(c3, j3, 400);
+  d = j3.step(c3, 0.02);
+  EXPECT_STRNE("liveGrowth,grow", d.reason);
+  EXPECT_LT(j3.committed, (400 + 4 + 100) * MiB);
 }
 
 TEST(FlexHeapBalanceController, EarlyGCSurvivalIsClamped) {

@@ -27,9 +27,9 @@
  *          ergonomics would pick Serial; FlexHeapPolicy, FlexHeapGCTimeRatio, FlexHeapRentPriceMinIOPercent,
  *          FlexHeapRefaultEvidencePercent, FlexHeapRentRefaultSaturationPercent, FlexHeapBalanceMaxGCPercent
  *          and FlexHeapEarlyGCSurvivalPercent are validated; FlexHeapRentRefaultSaturationPercent,
- *          FlexHeapRecentPhaseShift, FlexHeapBalanceShrinkNeedsStalls and FlexHeapLiveGrowthRentFree (off by
- *          default) are logged at
- *          start-up when given, and only then; paper mode sets its ergonomic defaults;
+ *          FlexHeapRecentPhaseShift, FlexHeapBalanceShrinkNeedsStalls and FlexHeapLiveGrowthRentFree
+ *          (off by default) are logged at start-up when given, and only then; paper mode sets its
+ *          ergonomic defaults;
  *          FlexHeapIOCostIdleCap (on by default) keeps each C_io within the idle CPU time, from a
  *          process clock sampled off the pause (not at all with the cap off); FlexHeapConcCostIdleCap
  *          (off by default) reads that clock too and keeps each C_conc within the concurrent CPU

@@ -375,10 +375,14 @@ void FlexHeapController::decide_balance(const FlexHeapSample& s, FlexHeapDecisio
   if (d.phase_shift || d.live_set_fell || _too_small_age > TooSmallMemorySeconds) {
     _too_small_headroom = 0.0;
   }
-  // The old data a Remark found, against the Remark before in the same phase:
-  // a live set still being built grows from one to the next (the phase
-  // program's alloc-2, 150 MiB in 0.26 s), where a GC-heavy phase whose old
-  // data dies between markings (M2's M500k) stays level.
+  // The old data a Remark found, against the Remark before: a live set still
+  // being built grows from one to the next (the phase program's alloc-2,
+  // 150 MiB in 0.26 s), where a GC-heavy phase whose old data dies between
+  // markings (M2's M500k) stays level. A phase shift the cost window sees, or
+  // a live-set fall, forgets the Remark before; the window does not always
+  // see one between an I/O phase and the allocation after it (alloc-2 was
+  // compared with the I/O phase's last Remark). The old data is G1's old
+  // regions' occupancy, dead objects included, not the marked live bytes.
   if (d.phase_shift || d.live_set_fell) {
     _remark_old_used = -1.0;
     _live_growth = 0.0;

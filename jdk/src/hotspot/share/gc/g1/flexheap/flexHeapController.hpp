@@ -87,7 +87,7 @@ struct FlexHeapConfig {
                                 // that kept this share of the bytes allocated since the previous pause sets a floor
                                 // of EarlyGCGrowth x those bytes of headroom, outside the page-cache rent
   bool     live_growth_rent_free; // balance: FlexHeapLiveGrowthRentFree (false): the old data's growth from one
-                                // Remark to the next is headroom above the least heap that the rent does not charge
+                                  // Remark to the next is headroom above the least heap that the rent does not charge
 };
 
 struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i
@@ -298,7 +298,7 @@ class FlexHeapController {
   double               _too_small_age;       // wall time since _too_small_headroom was seen
   FlexHeapEvictionCredit _eviction;          // balance: what growth into the page cache may cost
   double               _remark_old_used;     // balance: used_after less eden at the last Remark (< 0: none
-                                             // since the start or the last phase shift)
+                                             // since the start, the last phase shift or live-set fall)
   double               _live_growth;         // balance: how much that exceeded the Remark's before (bytes, >= 0)
   double               _rent_free_growth;    // balance: growth the rent does not pay for at the last
                                              // decision: the memory neither heap nor cache held, or

@@ -196,8 +196,7 @@
           "a Remark found over the Remark before (a live set still being "  \
           "built) is headroom the page-cache rent does not charge, until "  \
           "the next Remark: that live set will evict the cache anyway. "    \
-          "false: only G1's smallest young generation above the used "      \
-          "part is outside the rent")                                       \
+          "false: that growth is rented like any other")                    \
                                                                             \
   product(double, FlexHeapMaxRAMPercentage, 90.0,                           \
           "With UseFlexHeap and no explicit maximum heap size, the "        \
