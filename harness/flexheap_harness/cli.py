@@ -49,7 +49,12 @@ from .sizes import (SizeError, check_budget_syntax, check_fraction_list, check_s
 from .thrash import DEFAULT as THRASH_DEFAULT, ThrashLimit, parse_thrash_limit
 
 EPILOG_POLICIES = "\n".join(f"  {name:9} {p.description}" for name, p in BUILTIN.items()) + \
-    "\n  static:S  stock G1 with a fixed max heap S (e.g. static:768m)"
+    "\n  static:S  stock G1 with a fixed max heap S (e.g. static:768m)" \
+    "\n  fixed:S   stock G1 with -Xms = -Xmx = S (fixed-26:S on OpenJDK 26)" \
+    "\n  flexheap:FlexHeapX=V[+...]  flexheap (or flexheap-paper:...) with its own FlexHeap settings" \
+    "\n            (a flag other than the product ones adds -XX:+UnlockExperimentalVMOptions)" \
+    "\n  POLICY@LABEL  the same policy under another column name, for an A/A calibration:" \
+    "\n            --policies flexheap@a,flexheap@b --baseline flexheap@a"
 EPILOG_DEVICES = "\n".join(
     f"  {p.name:5} " + ("as is" if not p.throttled else
                          f"read {p.read_bps >> 20} MiB/s {p.read_iops} IOPS, write {p.write_bps >> 20} MiB/s {p.write_iops} IOPS")
@@ -410,6 +415,10 @@ def _compare_and_report(args: argparse.Namespace, policies: list[str], reps: int
     # Canonical names ('static:1g' -> 'static:1024m') so the baseline matches run summaries.
     policies = [parse_policy(p).name for p in policies]
     baseline = parse_policy(baseline).name
+    twice = sorted({p for p in policies if policies.count(p) > 1})
+    if twice:
+        raise UsageError(f"policy {', '.join(twice)} named more than once; to run one policy as two columns "
+                         f"(an A/A calibration), label them: {twice[0]}@a,{twice[0]}@b")
     if baseline not in policies:
         raise UsageError(f"baseline {baseline} is not one of the compared policies ({', '.join(policies)}); "
                          "add it to --policies or choose one of them")

@@ -26,12 +26,15 @@ A policy names the JDK it runs on (Policy.jdk): the FlexHeap JDK (stock G1 of
 OpenJDK 25 plus -XX:+UseFlexHeap), or the stock OpenJDK 26 baseline built by
 jdk/baseline/build-jdk26.sh (jdk.py finds it). On the FlexHeap JDK:
 
-  g1-50     stock G1, -Xmx = 50% of the budget (Elasticsearch's guideline)
+  g1-50     stock G1, -Xmx = 50% of the budget (Elasticsearch's guideline), small initial heap
+  vendor-50 stock G1, -Xms = -Xmx = 50% of the budget: the fixed heap Elasticsearch's
+            automatic heap sizing and OpenSearch's guidance give a data node
   g1-90     stock G1, -Xmx = 90% of the budget
   vg1       stock G1 + periodic GC every second (-XX:G1PeriodicGCInterval=1000), -Xmx 90%
-  flexheap  -XX:+UseFlexHeap, -Xmx 90% (the paper's setting)
-  flexheap-paper  as flexheap with the paper's predicates alone
-            (-XX:FlexHeapNegligibleCostPercent=0)
+  flexheap  -XX:+UseFlexHeap, -Xmx 90% (the paper's setting); the default controller,
+            FlexHeapPolicy=balance
+  flexheap-paper  the paper's controller (-XX:+UseFlexHeap -XX:FlexHeapPolicy=paper: the
+            Fig. 4 state machine), -Xmx 90%
   static:S  stock G1 with a fixed -Xmx S (used by the oracle sweep)
   fixed:S   stock G1 with -Xms = -Xmx = S: a heap that never resizes, to compare
             collectors at one heap size (fixed-26:S runs on the JDK 26 baseline)
@@ -40,7 +43,9 @@ jdk/baseline/build-jdk26.sh (jdk.py finds it). On the FlexHeap JDK:
             one run (e.g. flexheap:FlexHeapCacheReservePercent=30); HeapPercent=P
             sets its -Xmx to P% of the budget instead of 90% (flexheap:HeapPercent=50
             is Elasticsearch's rule with FlexHeap: a service that sizes buffers
-            from -Xmx sizes them as under g1-50)
+            from -Xmx sizes them as under g1-50). A setting of a flag that is not
+            one of PRODUCT_FLAGS (the others are experimental) brings
+            -XX:+UnlockExperimentalVMOptions, once, before the policy's flags.
 
 On the stock OpenJDK 26 baseline (the newest stock G1: GCTimeRatio 24 for G1 and
 CPU-usage-driven expansion and shrinking at young GCs):
@@ -50,15 +55,21 @@ CPU-usage-driven expansion and shrinking at young GCs):
             defaults JDK 27 adopts (no free-ratio floor or cap after full GCs and
             remarks; the GC-time-driven sizing alone decides)
 
+Any of them may carry a label after '@' (POLICY@LABEL, LABEL of letters, digits, '_',
+'.', '-'): the same policy under another name, so that it can be two columns of one
+comparison, an A/A calibration of the verdict rule (e.g. --policies flexheap@a,flexheap@b
+--baseline flexheap@a). The label changes the column's name and nothing else.
+
 -Xms is deliberately left at the JVM default so every policy can resize, but for
-fixed:S and fixed-26:S: with the size held, the difference between the two is the
-collector's own (JDK 26's G1 changed more than its sizing), not the heap policy.
+vendor-50, fixed:S and fixed-26:S: with the size held, the difference between
+fixed:S and fixed-26:S is the collector's own (JDK 26's G1 changed more than its
+sizing), not the heap policy.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from .sizes import format_size, parse_size, to_jvm_size
@@ -68,6 +79,23 @@ GC_LOG_DECORATORS = "uptime,level,tags"
 # Which JDK a policy runs on (see jdk.jdk_for_policy).
 JDK_FLEXHEAP = "flexheap"  # build/flexheap-jdk or $FLEXHEAP_JDK (or --jdk)
 JDK_26 = "jdk26"  # $FLEXHEAP_JDK26 or $FLEXHEAP_CACHE/baseline/jdk-26
+# The Java feature release of each (the GC log's "Version: 25.0.3+9-LTS"): runconfig checks
+# that a run's JVM was the one its policy runs on.
+JDK_FEATURE = {JDK_FLEXHEAP: 25, JDK_26: 26}
+
+# FlexHeap's product flags; every other -XX:FlexHeap* flag is experimental and needs
+# UNLOCK_EXPERIMENTAL before it.
+PRODUCT_FLAGS = (
+    "UseFlexHeap",
+    "FlexHeapPolicy",
+    "FlexHeapGCTimeRatio",
+    "FlexHeapCacheReservePercent",
+    "FlexHeapMaxRAMPercentage",
+    "FlexHeapIOStallBackend",
+    "FlexHeapIOStallLibrary",
+    "FlexHeapProactiveGCInterval",
+)
+UNLOCK_EXPERIMENTAL = "-XX:+UnlockExperimentalVMOptions"
 
 
 @dataclass(frozen=True)
@@ -79,10 +107,18 @@ class Policy:
     needs_flexheap: bool = False
     description: str = ""
     jdk: str = JDK_FLEXHEAP
+    fixed_heap: bool = False  # -Xms = -Xmx: the heap is held at its maximum
 
 
 BUILTIN: dict[str, Policy] = {
     "g1-50": Policy("g1-50", heap_fraction=0.5, description="stock G1, max heap 50% of budget"),
+    "vendor-50": Policy(
+        "vendor-50",
+        heap_fraction=0.5,
+        fixed_heap=True,
+        description="stock G1, heap fixed at 50% of budget (-Xms = -Xmx), as Elasticsearch and OpenSearch "
+                    "size a data node",
+    ),
     "g1-90": Policy("g1-90", heap_fraction=0.9, description="stock G1, max heap 90% of budget"),
     "vg1": Policy(
         "vg1",
@@ -100,9 +136,9 @@ BUILTIN: dict[str, Policy] = {
     "flexheap-paper": Policy(
         "flexheap-paper",
         heap_fraction=0.9,
-        flags=("-XX:+UseFlexHeap", "-XX:FlexHeapNegligibleCostPercent=0"),
+        flags=("-XX:+UseFlexHeap", "-XX:FlexHeapPolicy=paper"),
         needs_flexheap=True,
-        description="FlexHeap with the paper's predicates alone (no negligible-cost rule), max heap 90%",
+        description="FlexHeap's paper controller (FlexHeapPolicy=paper, the Fig. 4 state machine), max heap 90%",
     ),
     "g1-26": Policy(
         "g1-26",
@@ -124,8 +160,23 @@ BUILTIN: dict[str, Policy] = {
 _SIZED = {"static": (JDK_FLEXHEAP, False), "fixed": (JDK_FLEXHEAP, True), "fixed-26": (JDK_26, True)}
 
 
+_LABEL = re.compile(r"[A-Za-z0-9_.-]+")
+
+
 def parse_policy(text: str) -> Policy:
-    """'g1-90', 'vg1', 'flexheap', 'static:768m', 'fixed-26:256m' -> Policy."""
+    """'g1-90', 'vg1', 'flexheap', 'static:768m', 'fixed-26:256m', 'flexheap@b' -> Policy."""
+    name, at, label = text.strip().partition("@")
+    if not at:
+        return _parse_unlabelled(name)
+    if not _LABEL.fullmatch(label):
+        raise ValueError(f"policy {text!r}: the label after '@' must be letters, digits, '_', '.' or '-' "
+                         "(e.g. flexheap@a,flexheap@b: the same policy as two columns)")
+    policy = _parse_unlabelled(name)
+    return replace(policy, name=f"{policy.name}@{label.lower()}",
+                   description=f"{policy.description} [label {label.lower()}: the same policy, another column]")
+
+
+def _parse_unlabelled(text: str) -> Policy:
     key = text.strip().lower()
     if key in BUILTIN:
         return BUILTIN[key]
@@ -136,7 +187,8 @@ def parse_policy(text: str) -> Policy:
     if sep and base in ("flexheap", "flexheap-paper"):
         return _flexheap_variant(BUILTIN[base], spec)
     raise ValueError(f"unknown policy {text!r}; choose from {', '.join(BUILTIN)}, static:<size>, "
-                     "fixed:<size>, fixed-26:<size> or flexheap:<FlexHeapFlag>=<value>[+...]")
+                     "fixed:<size>, fixed-26:<size> or flexheap:<FlexHeapFlag>=<value>[+...], "
+                     "each optionally with @<label>")
 
 
 def _sized_policy(base: str, size: int) -> Policy:
@@ -146,7 +198,7 @@ def _sized_policy(base: str, size: int) -> Policy:
     return Policy(
         f"{base}:{to_jvm_size(size)}",
         static_heap=size,
-        flags=(f"-Xms{to_jvm_size(size)}",) if fixed else (),
+        fixed_heap=fixed,
         jdk=jdk,
         description=f"{stock}, heap fixed at {format_size(size)} (-Xms = -Xmx)" if fixed
         else f"{stock}, fixed max heap {format_size(size)}",
@@ -167,7 +219,8 @@ def _xx_flag(setting: str) -> str:
 
 def _flexheap_variant(base: Policy, spec: str) -> Policy:
     """flexheap:FlexHeapCacheReservePercent=30+FlexHeapGCTimeRatio=19 -> base plus those -XX flags;
-    HeapPercent=P among them replaces the base's max heap fraction (P% of the budget)."""
+    HeapPercent=P among them replaces the base's max heap fraction (P% of the budget). A flag
+    outside PRODUCT_FLAGS is experimental: -XX:+UnlockExperimentalVMOptions goes first."""
     settings = [part.strip() for part in spec.split("+")]
     xx: list[str] = []
     percents: list[int] = []
@@ -187,10 +240,11 @@ def _flexheap_variant(base: Policy, spec: str) -> Policy:
         if len(percents) > 1 or not 1 <= percents[0] <= 100:
             raise ValueError(f"{base.name}:{spec!r}: give HeapPercent once, from 1 to 100 (% of the budget)")
         fraction = percents[0] / 100
+    experimental = any(part.split("=", 1)[0] not in PRODUCT_FLAGS for part in xx)
     return Policy(
         f"{base.name}:{'+'.join(settings)}",
         heap_fraction=fraction,
-        flags=base.flags + tuple(_xx_flag(part) for part in xx),
+        flags=((UNLOCK_EXPERIMENTAL,) if experimental else ()) + base.flags + tuple(_xx_flag(part) for part in xx),
         needs_flexheap=True,
         description=f"{base.description}; with {', '.join(settings)}",
     )
@@ -240,7 +294,10 @@ def jvm_flags(
     native_reserve: int = 0,
 ) -> list[str]:
     """The JVM options for one run. Extra flags come last so they can override ours."""
-    flags = ["-XX:+UseG1GC", f"-Xmx{to_jvm_size(max_heap_bytes(policy, budget, native_reserve))}"]
+    max_heap = to_jvm_size(max_heap_bytes(policy, budget, native_reserve))
+    flags = ["-XX:+UseG1GC", f"-Xmx{max_heap}"]
+    if policy.fixed_heap:
+        flags.append(f"-Xms{max_heap}")
     flags += policy.flags
     flags.append(gc_log_option(gc_log_path, flexheap_tags))
     flags += extra_flags

@@ -25,7 +25,8 @@
 import pytest
 
 from flexheap_harness.devices import PROFILES, parse_profile
-from flexheap_harness.policies import BUILTIN, JDK_26, JDK_FLEXHEAP, jvm_flags, max_heap_bytes, parse_policy
+from flexheap_harness.policies import (BUILTIN, JDK_26, JDK_FLEXHEAP, PRODUCT_FLAGS, UNLOCK_EXPERIMENTAL, jvm_flags,
+                                       max_heap_bytes, parse_policy)
 from flexheap_harness.sizes import format_size, parse_budget, parse_size
 
 GIB = 1 << 30
@@ -77,10 +78,24 @@ def test_flexheap_flags_and_extra_flags_last():
     assert parse_policy("flexheap").needs_flexheap
 
 
-def test_flexheap_paper_turns_the_negligible_cost_rule_off():
+def test_flexheap_paper_selects_the_paper_controller():
+    # Not a tuning of the default (FlexHeapPolicy=balance): the paper's controller itself.
     flags = jvm_flags(parse_policy("flexheap-paper"), 2 * GIB, "/r/gc.log")
-    assert flags == ["-XX:+UseG1GC", "-Xmx1843m", "-XX:+UseFlexHeap", "-XX:FlexHeapNegligibleCostPercent=0", LOG]
+    assert flags == ["-XX:+UseG1GC", "-Xmx1843m", "-XX:+UseFlexHeap", "-XX:FlexHeapPolicy=paper", LOG]
     assert parse_policy("flexheap-paper").needs_flexheap
+    assert "paper controller" in parse_policy("flexheap-paper").description
+    assert not any("FlexHeapPolicy" in f for f in parse_policy("flexheap").flags)  # the default: balance
+
+
+def test_vendor_50_holds_the_heap_at_half_the_budget():
+    p = parse_policy("vendor-50")
+    assert p.jdk == JDK_FLEXHEAP and not p.needs_flexheap and p.fixed_heap
+    assert jvm_flags(p, 2 * GIB, "/r/gc.log") == ["-XX:+UseG1GC", "-Xmx1024m", "-Xms1024m", LOG]
+    # -Xms follows -Xmx where a service's native reserve caps it
+    budget, mib = 1536 << 20, 1 << 20
+    assert jvm_flags(p, budget, "x", native_reserve=1024 * mib)[1:3] == ["-Xmx512m", "-Xms512m"]
+    # g1-50 keeps its small initial heap
+    assert not parse_policy("g1-50").fixed_heap
 
 
 def test_static_ignores_budget_and_needs_none():
@@ -93,6 +108,8 @@ def test_static_ignores_budget_and_needs_none():
 def test_no_xms_but_for_a_fixed_heap():
     for name in ("g1-50", "g1-90", "vg1", "flexheap", "flexheap-paper", "static:1g", "g1-26", "g1-27like"):
         assert not any(f.startswith("-Xms") for f in jvm_flags(parse_policy(name), GIB, "x"))
+    for name in ("vendor-50", "fixed:256m", "fixed-26:256m"):
+        assert sum(f.startswith("-Xms") for f in jvm_flags(parse_policy(name), GIB, "x")) == 1
 
 
 def test_fixed_holds_the_heap_on_either_jdk():
@@ -265,10 +282,93 @@ def test_flexheap_variant_adds_its_settings_after_the_base_flags():
     assert paper.flags[:2] == BUILTIN["flexheap-paper"].flags
 
 
+def test_product_flags_are_the_eight_that_stay_product():
+    assert set(PRODUCT_FLAGS) == {"UseFlexHeap", "FlexHeapPolicy", "FlexHeapGCTimeRatio",
+                                  "FlexHeapCacheReservePercent", "FlexHeapMaxRAMPercentage", "FlexHeapIOStallBackend",
+                                  "FlexHeapIOStallLibrary", "FlexHeapProactiveGCInterval"}
+
+
+def test_a_product_setting_needs_no_unlock():
+    for name in ("flexheap:FlexHeapCacheReservePercent=30+FlexHeapGCTimeRatio=19+FlexHeapIOStallBackend=psi",
+                 "flexheap-paper:FlexHeapProactiveGCInterval=0+FlexHeapMaxRAMPercentage=50", "flexheap:HeapPercent=50"):
+        assert UNLOCK_EXPERIMENTAL not in parse_policy(name).flags
+
+
+def test_an_experimental_setting_unlocks_experimental_options_once_before_the_flags():
+    p = parse_policy("flexheap-paper:FlexHeapStaticStepPercent=10+FlexHeapNegligibleCostPercent=5")
+    assert p.flags == (UNLOCK_EXPERIMENTAL, "-XX:+UseFlexHeap", "-XX:FlexHeapPolicy=paper",
+                       "-XX:FlexHeapStaticStepPercent=10", "-XX:FlexHeapNegligibleCostPercent=5")
+    mixed = parse_policy("flexheap:FlexHeapGCTimeRatio=19+FlexHeapRecentPhaseShift=true")
+    assert mixed.flags == (UNLOCK_EXPERIMENTAL, "-XX:+UseFlexHeap", "-XX:FlexHeapGCTimeRatio=19",
+                           "-XX:+FlexHeapRecentPhaseShift")
+    flags = jvm_flags(mixed, 2 * GIB, "/r/gc.log")
+    assert flags.count(UNLOCK_EXPERIMENTAL) == 1
+    assert flags.index(UNLOCK_EXPERIMENTAL) < flags.index("-XX:+FlexHeapRecentPhaseShift")
+
+
+# ---------------------------------------------------------------- POLICY@LABEL: one policy, two columns (A/A)
+
+
+def test_a_label_names_the_same_policy_as_another_column():
+    a, b = parse_policy("flexheap@a"), parse_policy("FLEXHEAP@B")
+    assert (a.name, b.name) == ("flexheap@a", "flexheap@b")
+    base = parse_policy("flexheap")
+    for p in (a, b):
+        assert (p.flags, p.heap_fraction, p.needs_flexheap, p.jdk, p.fixed_heap) == (
+            base.flags, base.heap_fraction, base.needs_flexheap, base.jdk, base.fixed_heap)
+        assert jvm_flags(p, 2 * GIB, "/r/gc.log") == jvm_flags(base, 2 * GIB, "/r/gc.log")
+    assert parse_policy("static:1g@x").name == "static:1024m@x"
+    assert parse_policy("vendor-50@rep2").fixed_heap
+    v = parse_policy("flexheap:FlexHeapGCTimeRatio=19@one")
+    assert v.name == "flexheap:FlexHeapGCTimeRatio=19@one" and v.flags[-1] == "-XX:FlexHeapGCTimeRatio=19"
+
+
+@pytest.mark.parametrize("bad", ["flexheap@", "flexheap@a@b", "flexheap@a b", "flexheap@a/b", "zgc@a", "@a"])
+def test_a_label_is_a_plain_word_on_a_known_policy(bad):
+    with pytest.raises(ValueError):
+        parse_policy(bad)
+
+
+def test_compare_runs_a_labelled_pair_as_two_columns(tmp_path, monkeypatch):
+    import flexheap_harness.compare as compare
+    from flexheap_harness.runner import RunConfig
+
+    seen = []
+
+    def make(policy, rep, rd):
+        seen.append((policy, rep, rd.name))
+        return RunConfig(policy=parse_policy(policy), budget=GIB, device=None, jdk=None, program=[],
+                         data_dir=tmp_path, run_dir=rd)
+
+    def fake_run_once(cfg, log=None):
+        cfg.run_dir.mkdir(parents=True, exist_ok=True)
+        return {"label": cfg.policy.name, "policy": cfg.policy.name, "ok": True, "total_s": 10.0}
+
+    monkeypatch.setattr(compare, "run_once", fake_run_once)
+    agg = compare.run_comparison(["flexheap@a", "flexheap@b"], 2, make, tmp_path / "cmp", "flexheap@a",
+                                 log=lambda _m: None, warmup=0)
+    assert agg["ok_runs"] == {"flexheap@a": 2, "flexheap@b": 2}
+    assert {name for _p, _r, name in seen} == {"r1-flexheap_a", "r2-flexheap_a", "r1-flexheap_b", "r2-flexheap_b"}
+
+
+def test_cli_refuses_a_policy_named_twice_and_says_how_to_label_it(capsys):
+    from flexheap_harness.cli import main
+    assert main(["compare", "--policies", "flexheap,g1-90,flexheap", "--budget", "600m", "--", "-version"]) == 2
+    err = capsys.readouterr().err
+    assert "flexheap" in err and "flexheap@a,flexheap@b" in err
+
+
+def test_cli_epilog_documents_labels():
+    from flexheap_harness.cli import build_parser
+    text = build_parser().format_help()
+    assert "@" in text and "flexheap@a,flexheap@b" in text and "vendor-50" in text
+
+
 def test_flexheap_variant_passes_booleans_as_hotspot_takes_them():
     # HotSpot refuses -XX:Flag=false for a bool ("Missing +/- setting").
-    p = parse_policy("flexheap:FlexHeapRentFillingCache=false+FlexHeapCostAsRate=TRUE")
-    assert p.flags == ("-XX:+UseFlexHeap", "-XX:-FlexHeapRentFillingCache", "-XX:+FlexHeapCostAsRate")
+    p = parse_policy("flexheap:FlexHeapRecentPhaseShift=false+FlexHeapCostAsRate=TRUE")
+    assert p.flags == (UNLOCK_EXPERIMENTAL, "-XX:+UseFlexHeap", "-XX:-FlexHeapRecentPhaseShift",
+                       "-XX:+FlexHeapCostAsRate")
 
 
 def test_flexheap_variant_heap_percent_sets_the_max_heap_from_the_budget():
