@@ -30,7 +30,10 @@ Run folder layout:
   decisions.csv   FlexHeap decisions parsed from gc.log
   workload.json   the workload's own result (bench jar --out), if it wrote one
   stdout.log, stderr.log
-  summary.json    the numbers compare/plot use; ok=false runs carry error + log tails
+  summary.json    the numbers compare/plot use; ok=false runs carry error + log tails. jvm_config is
+                  what the JVM said it ran (collector, FlexHeap policy, stall source, heap bounds,
+                  version), config_ok whether that is what the policy means (runconfig.py): a run
+                  whose JVM ran another configuration fails
 """
 
 from __future__ import annotations
@@ -46,12 +49,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from . import gclog, jfr
+from . import gclog, jfr, runconfig
 from .cgroups import CgroupSupport, RunCgroup, detect
 from .devices import DeviceProfile, block_device_near, block_device_of, read_ahead, read_ahead_kb
 from .integrity import UNBUDGETED, NotEnforced, enforcement_problems, refusal_message
 from .jdk import Jdk
 from .policies import Policy, jvm_flags, max_heap_bytes
+from .provenance import release_fields
 from .sampling import Sampler
 from .sizes import format_size
 from .thrash import ThrashLimit, thrashing
@@ -263,6 +267,7 @@ def _run_once(cfg: RunConfig, log: Callable[[str], None], support: CgroupSupport
         summary["max_heap"] = max_heap_bytes(cfg.policy, cfg.budget)
     except ValueError as e:
         return fail(str(e))
+    expect = runconfig.expected_config(cfg.policy, flags, release_fields(cfg.jdk.home))
 
     support = support or detect(cfg.cgroup_parent)
     warnings += support.problems
@@ -368,13 +373,24 @@ def _run_once(cfg: RunConfig, log: Callable[[str], None], support: CgroupSupport
         error = f"JVM exited with {proc.returncode}" + (" (killed: OOM in the cgroup?)" if proc.returncode == -9 else "")
     elif summary.get("workload_ok") is False:
         error = "workload reported ok=false"
-    return close_summary(summary, error, rd, [rd / n for n in ("stderr.log", "stdout.log", "gc.log")], log)
+    return close_summary(summary, error, rd, [rd / n for n in ("stderr.log", "stdout.log", "gc.log")], log, expect)
 
 
 def close_summary(summary: dict[str, Any], error: str | None, rd: Path, logs: list[Path],
-                  log: Callable[[str], None]) -> dict[str, Any]:
-    """The run's verdict into summary.json: an OOM kill in the cgroup fails it, and a failed run
-    keeps (and prints) the tails of its logs."""
+                  log: Callable[[str], None], expect: runconfig.Expected | None = None) -> dict[str, Any]:
+    """The run's verdict into summary.json: an OOM kill in the cgroup fails it, and so does a JVM
+    whose start-up lines in rd/gc.log show another configuration than expect (the policy's; the
+    error names the expected and the seen values, unless the run already failed otherwise); a
+    failed run keeps (and prints) the tails of its logs."""
+    if expect is not None:
+        seen = runconfig.read_startup(rd)
+        problems = runconfig.check(expect, seen)
+        summary["jvm_config"] = asdict(seen)
+        summary["config_expected"] = asdict(expect)
+        summary["config_ok"] = not problems
+        if problems:
+            summary["config_errors"] = problems
+            error = error or runconfig.error_message(problems)
     if summary.get("oom_kills"):
         error = (error + "; " if error else "") + f"{summary['oom_kills']} OOM kill(s) in the cgroup"
     if error:

@@ -94,6 +94,9 @@ def test_page_cache_capped_by_budget_and_cgroup_removed(jdk, tmp_path):
     s = run_once(cfg, log=lambda _m: None)
     assert s["ok"], s.get("error")
     assert s["max_heap"] == BUDGET // 2
+    # the JVM's own start-up lines show what g1-50 means (runconfig)
+    assert s["config_ok"] and s["jvm_config"]["collector"] == "G1"
+    assert s["jvm_config"]["max_heap"] == BUDGET // 2 and s["jvm_config"]["flexheap_policy"] is None
     samples = read_samples(run_dir / "samples.csv")
     cache = [r["page_cache"] for r in samples if r["page_cache"] is not None]
     # 600 MB went through the page cache twice, but the cgroup held it under the budget.

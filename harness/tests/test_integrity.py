@@ -115,11 +115,23 @@ def test_compare_baseline_must_be_compared(capsys):
 
 @pytest.fixture
 def fake_jdk(tmp_path) -> Path:
-    """A 'JDK' whose java exits 0 at once: enough for the harness's run machinery."""
+    """A 'JDK' whose java exits 0 at once: enough for the harness's run machinery. It writes the
+    start-up lines a stock G1 JVM 25 puts in its GC log (-Xlog:...:file=F), with the -Xmx it got, so
+    that the run shows the configuration of a stock G1 policy (runconfig)."""
     home = tmp_path / "jdk"
     (home / "bin").mkdir(parents=True)
     java = home / "bin" / "java"
-    java.write_text("#!/bin/sh\nexit 0\n")
+    java.write_text("#!/bin/sh\n"
+                    "log=; xmx=\n"
+                    "for a in \"$@\"; do case \"$a\" in\n"
+                    "  -Xmx*) xmx=$(echo \"${a#-Xmx}\" | tr a-z A-Z) ;;\n"
+                    "  -Xlog:*file=*) log=${a#*file=}; log=${log%%:*} ;;\n"
+                    "esac; done\n"
+                    "[ -z \"$log\" ] || printf '%s\\n' '[0.001s][info][gc     ] Using G1' \\\n"
+                    "  '[0.002s][info][gc,init] Version: 25.0.3+9-LTS (release)' \\\n"
+                    "  '[0.002s][info][gc,init] Heap Region Size: 1M' \\\n"
+                    "  \"[0.002s][info][gc,init] Heap Max Capacity: $xmx\" > \"$log\"\n"
+                    "exit 0\n")
     java.chmod(0o755)
     return home
 

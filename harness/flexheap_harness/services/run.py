@@ -33,11 +33,12 @@ import traceback
 from dataclasses import asdict
 from typing import Any, Callable
 
-from .. import runner
+from .. import runconfig, runner
 from ..cgroups import CgroupSupport, detect
 from ..devices import read_ahead_kb
 from ..integrity import NotEnforced, enforcement_problems, refusal_message
 from ..policies import jvm_flags, max_heap_bytes
+from ..provenance import release_fields
 from ..sampling import Sampler
 from ..sizes import format_size
 from ..thrash import thrashing
@@ -178,7 +179,9 @@ def run_service_once(cfg: "runner.RunConfig", service: Service, log: Callable[[s
     if error is None and result is not None and not result.get("ok"):
         error = f"workload reported ok=false: {result.get('error')}"
     logs = sorted(rd.glob("*.err")) + sorted(rd.glob("*.out")) + [rd / "gc.log", rd / "harness-error.log"]
-    return runner.close_summary(summary, error, rd, logs, log)
+    # The service's JVM, too, must have run what its policy means (its -Xms where the policy sets one).
+    expect = runconfig.expected_config(cfg.policy, flags, release_fields(cfg.jdk.home))
+    return runner.close_summary(summary, error, rd, logs, log, expect)
 
 
 def phase_record(name: str, t0: float, start: float, end: float, **metrics: Any) -> dict[str, Any]:
