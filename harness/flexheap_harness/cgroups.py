@@ -43,8 +43,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-import psutil
-
 SELF_CGROUP_FILE = "/proc/self/cgroup"
 
 
@@ -221,6 +219,7 @@ def detect(parent_override: str | None = None) -> CgroupSupport:
             "or a delegated cgroup v2 subtree with memory+io controllers)"
         )
         return sup
+    import psutil  # here, not at the top: the CLI's --help runs without the harness's venv
     try:
         mounts = parse_mounts(psutil.disk_partitions(all=True))
         own = parse_self_cgroup(_read(SELF_CGROUP_FILE))

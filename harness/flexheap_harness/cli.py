@@ -20,7 +20,14 @@
 #
 #
 
-"""flexheap-bench: run, compare, sweep, oracle, plot, report, demo."""
+"""flexheap-bench: run, compare, sweep, oracle, plot, report, demo.
+
+Its module-level imports are the standard library's and the harness's own light modules only, so
+that --help works before the harness's venv exists (./flexheap harness --help runs it with the
+system python3): compare, oracle, plots and the results document (numpy, scipy, matplotlib, rich,
+tabulate) are imported inside the functions that use them, and the modules imported here import
+psutil and tabulate in theirs.
+"""
 
 from __future__ import annotations
 
@@ -32,9 +39,7 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-from . import oracle, plots, results_manifest
 from .cgroups import detect
-from .compare import DEFAULT_WARMUP, load_comparison, render_text, run_comparison
 from .devices import (KEEP_READ_AHEAD, PROFILES, block_device_near, parse_profile, read_ahead_file, read_ahead_kb,
                       read_ahead_settable, settle_read_ahead)
 from .integrity import UNBUDGETED, UsageError, check_budget_above_floor, enforcement_problems, jvm_floor, refusal_message
@@ -47,6 +52,7 @@ from .services.cli import is_service_workload, prepare_service
 from .sizes import (SizeError, check_budget_syntax, check_fraction_list, check_size_list, directory_size,
                     format_size, is_fraction, parse_budget, parse_size)
 from .thrash import DEFAULT as THRASH_DEFAULT, ThrashLimit, parse_thrash_limit
+from .warmup import DEFAULT_WARMUP
 
 EPILOG_POLICIES = "\n".join(f"  {name:9} {p.description}" for name, p in BUILTIN.items()) + \
     "\n  static:S  stock G1 with a fixed max heap S (e.g. static:768m)" \
@@ -143,6 +149,33 @@ def add_warmup_argument(p: argparse.ArgumentParser) -> None:
                         f"slower (default {DEFAULT_WARMUP}; 0 to skip)")
 
 
+class _Parser(argparse.ArgumentParser):
+    """A parser whose epilog may be made when its help is shown (lazy_epilog): the report command's
+    names the results document's sections, which only results_manifest (and its numpy) knows."""
+    lazy_epilog: Any = None
+
+    def format_help(self) -> str:
+        if self.lazy_epilog is not None:
+            self.epilog = self.lazy_epilog()
+        return super().format_help()
+
+
+REPORT_EPILOG = ("examples:\n"
+                 "  flexheap-bench report                      # regenerate docs/results.md\n"
+                 "  flexheap-bench report --check              # exit 1 if it is stale or hand-edited\n"
+                 "  flexheap-bench report --add comparisons results/20260101-sweep \\\n"
+                 "      --command \"./flexheap harness sweep ... --out results/20260101-sweep\"\n"
+                 "  flexheap-bench report --commands           # every command, to re-run\n")
+
+
+def _report_epilog() -> str:
+    try:
+        from . import results_manifest
+    except ImportError as e:  # help before the venv exists: say where the list is
+        return REPORT_EPILOG + f"sections: listed here once the harness's venv is set up (bash harness/setup.sh; {e})"
+    return REPORT_EPILOG + "sections: " + ", ".join(results_manifest.SECTION_IDS)
+
+
 def build_parser() -> argparse.ArgumentParser:
     fmt = argparse.RawDescriptionHelpFormatter
     ap = argparse.ArgumentParser(
@@ -155,7 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
                "  flexheap-bench run --policy g1-90 --budget 300m -- -cp /tmp/app Main arg",
         formatter_class=fmt,
     )
-    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
 
     r = sub.add_parser("run", help="one run of one policy", formatter_class=fmt,
                        description="One clean run: drop caches, fresh cgroup, sample at 1 Hz, write a run folder.")
@@ -231,13 +264,8 @@ def build_parser() -> argparse.ArgumentParser:
                                     "produced it; a section without a result says 'Not measured yet' and what is "
                                     "missing. Results that a later entry of the same setting measured again go to "
                                     "the manifest's history file (docs/results-history.md).",
-                        epilog="examples:\n"
-                               "  flexheap-bench report                      # regenerate docs/results.md\n"
-                               "  flexheap-bench report --check              # exit 1 if it is stale or hand-edited\n"
-                               "  flexheap-bench report --add comparisons results/20260101-sweep \\\n"
-                               "      --command \"./flexheap harness sweep ... --out results/20260101-sweep\"\n"
-                               "  flexheap-bench report --commands           # every command, to re-run\n"
-                               "sections: " + ", ".join(results_manifest.SECTION_IDS))
+                        epilog=REPORT_EPILOG)
+    rp.lazy_epilog = _report_epilog  # + the sections, when the help is shown
     mode = rp.add_mutually_exclusive_group()
     mode.add_argument("--check", action="store_true",
                       help="do not write; exit 1 if the document is not what the manifest and data regenerate "
@@ -422,6 +450,8 @@ def _compare_and_report(args: argparse.Namespace, policies: list[str], reps: int
     if baseline not in policies:
         raise UsageError(f"baseline {baseline} is not one of the compared policies ({', '.join(policies)}); "
                          "add it to --policies or choose one of them")
+    from . import plots
+    from .compare import render_text, run_comparison
     make = make_config_factory(args, program, policies)
     out = args.out or _default_out(command)
     agg = run_comparison(policies, reps, make, out, baseline, warmup=args.warmup)
@@ -489,6 +519,7 @@ def check_budget_above_reserve(budget: int | None, reserve: int, workload: str, 
 
 def write_oracle(agg: dict[str, Any], out: Path) -> dict[str, Any]:
     """The sweep's oracles into comparison.json ('oracle'), oracle.json and oracle.md."""
+    from . import oracle
     report = oracle.compute(agg.get("runs", []))
     agg["oracle"] = report
     import json
@@ -503,6 +534,7 @@ def write_oracle(agg: dict[str, Any], out: Path) -> dict[str, Any]:
 
 
 def cmd_sweep(args: argparse.Namespace, program: list[str] | None) -> int:
+    from . import oracle
     budget, _ = resolve_budget(args)
     policies = sweep_sizes(args, budget) + [p.strip() for p in args.also.split(",") if p.strip()]
     agg = _compare_and_report(args, policies, args.reps, policies[0], program, "sweep",
@@ -520,6 +552,7 @@ def cmd_sweep(args: argparse.Namespace, program: list[str] | None) -> int:
 
 
 def cmd_oracle(args: argparse.Namespace) -> int:
+    from . import oracle
     runs = oracle.load_runs(args.dir)
     if not runs:
         raise UsageError(f"{args.dir} has no runs/*/summary.json")
@@ -555,6 +588,7 @@ def cmd_phases(args: argparse.Namespace) -> int:
 
 
 def cmd_plot(args: argparse.Namespace) -> int:
+    from . import plots
     paths: list[Path] = args.paths
     written: list[Path] = []
     if len(paths) == 1 and (paths[0] / "comparison.json").exists():
@@ -576,7 +610,7 @@ def cmd_plot(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from . import results_report
+    from . import results_manifest, results_report
     manifest_path = args.manifest or results_manifest.default_manifest()
     if args.add:
         if args.entry_command is None:

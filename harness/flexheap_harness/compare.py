@@ -46,6 +46,7 @@ from .integrity import UNBUDGETED
 from .runner import RunConfig, run_once, say
 from .sizes import format_size
 from .stats import NO_DIFFERENCE, aggregate, interleave, metric_info, ratio_legend
+from .warmup import DEFAULT_WARMUP  # the default of run_comparison, and of the CLI's --warmup
 
 
 def _safe(policy: str) -> str:
@@ -58,15 +59,6 @@ def run_dir_name(rep: int, policy: str) -> str:
 
 def warmup_dir_name(n: int, policy: str) -> str:
     return f"warmup{n}-{_safe(policy)}"
-
-
-# Why a comparison starts with a run it does not count: after a quiet spell the first run reads its
-# data and the JDK from below the guest's page cache (drop_caches empties only that one: the host's
-# cache and the device's stay warm for the runs after). Over the 56 comparisons stored under
-# docs/results/data, the first run took 1.05x the median of the same policy's later runs (median),
-# more than 1.10x in 27 of them, up to 3.3x: a penalty that always fell on the interleaving's first
-# policy (most often the baseline).
-DEFAULT_WARMUP = 1
 
 
 def run_comparison(

@@ -45,8 +45,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
-import psutil
-
 from .cgroups import IoLimit
 from .sizes import SizeError, parse_size
 
@@ -113,6 +111,7 @@ def _mount_source(path: str) -> str | None:
     """Source device of the mount that holds path (for overlay/btrfs st_dev with major 0)."""
     best, source = "", None
     real = os.path.realpath(path)
+    import psutil  # here, not at the top: the CLI's --help runs without the harness's venv
     try:
         parts = psutil.disk_partitions(all=True)
     except OSError:

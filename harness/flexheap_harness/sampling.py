@@ -51,8 +51,6 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 from . import hsperf
-import psutil
-
 from .cgroups import RunCgroup, anon_bytes, page_cache_bytes, refault_file
 from .devices import device_name
 
@@ -178,6 +176,7 @@ class Sampler:
     # -- sources
 
     def _cpu(self):
+        import psutil  # here, not at the top: the CLI's --help runs without the harness's venv
         try:
             return psutil.cpu_times()
         except (OSError, RuntimeError):
@@ -186,6 +185,7 @@ class Sampler:
     def _dev_bytes(self) -> tuple[int, int] | None:
         if self._disk_name is None:
             return None
+        import psutil
         try:
             c = psutil.disk_io_counters(perdisk=True, nowrap=True).get(self._disk_name)
         except (OSError, RuntimeError):

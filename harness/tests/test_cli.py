@@ -23,6 +23,10 @@
 """CLI wiring: help, '--' program split, sweep grids."""
 
 import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -36,6 +40,37 @@ def test_help(cmd, capsys):
         main(cmd + ["--help"])
     assert e.value.code == 0
     assert "usage: flexheap-bench" in capsys.readouterr().out
+
+
+HEAVY = ("numpy", "scipy", "matplotlib", "rich", "tabulate", "psutil")  # the venv's packages (pyproject.toml)
+
+
+def _bare_python(*args):
+    """This Python without its site-packages (-S) and with only the harness package on the path:
+    a python3 before harness/setup.sh made the venv."""
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(Path(__file__).resolve().parents[1]),
+           "HOME": os.environ.get("HOME", "/")}
+    return subprocess.run([sys.executable, "-S", *args], env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_the_bare_python_lacks_the_venvs_packages():
+    # What makes the test below mean something: a top-level import of any of these fails it.
+    for module in HEAVY:
+        assert _bare_python("-c", f"import {module}").returncode != 0, f"{module} is importable without the venv"
+
+
+@pytest.mark.parametrize("cmd", [[], ["run"], ["compare"], ["sweep"], ["demo"], ["report"]])
+def test_help_works_before_the_venv_exists(cmd):
+    r = _bare_python("-m", "flexheap_harness", *cmd, "--help")
+    assert r.returncode == 0, r.stderr
+    assert "usage: flexheap-bench" in r.stdout
+
+
+def test_the_cli_module_loads_none_of_them_even_where_they_are_installed():
+    r = subprocess.run([sys.executable, "-c", "import sys, flexheap_harness.cli; "
+                        f"print(' '.join(m for m in {HEAVY!r} if m in sys.modules))"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == "", r.stdout + r.stderr
 
 
 def test_compare_defaults():

@@ -33,12 +33,13 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
-
-import psutil
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..cgroups import RunCgroup
 from ..jdk import Jdk, repo_root
+
+if TYPE_CHECKING:
+    import psutil  # the functions that use it import it themselves: the CLI's --help runs without the venv
 
 SERVICE_USER = os.environ.get("FLEXHEAP_SERVICE_USER", "flexheap-svc")
 FETCH_UNAVAILABLE = 3  # services/fetch.sh's exit code when a registry cannot be reached
@@ -262,6 +263,7 @@ def kill_by_environ(key: str, value: str) -> list[int]:
     neither its process group nor its process tree still holds: opensearch-benchmark's actor
     system does that, and a client killed mid-run (a timeout, a thrashing abort) leaves it
     running, after which every later client exits 64 ("other OSB processes running")."""
+    import psutil  # here, not at the top: the CLI's --help runs without the harness's venv
     killed = []
     for p in psutil.process_iter():
         try:
@@ -288,6 +290,7 @@ def find_pid(candidates: list[int], needle: str) -> int | None:
 def process_tree(pid: int) -> list[psutil.Process]:
     """pid and its descendants as they are now. psutil's handles are safe to signal later:
     kill() checks the process's start time, so a reused pid is never hit."""
+    import psutil
     try:
         root = psutil.Process(pid)
         return [root, *root.children(recursive=True)]
@@ -301,6 +304,7 @@ def descendants(pid: int) -> list[int]:
 
 
 def kill_processes(procs: list[psutil.Process]) -> None:
+    import psutil
     for p in procs:
         try:
             p.kill()

@@ -35,8 +35,6 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from tabulate import tabulate
-
 from ..integrity import UsageError
 from ..runner import say
 from ..sizes import format_size
@@ -146,6 +144,7 @@ def phase_table(runs: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]
 
 
 def render_markdown(header: list[str], rows: list[list[str]]) -> str:
+    from tabulate import tabulate  # here, not at the top: the CLI's --help runs without the harness's venv
     return tabulate(rows, headers=header, tablefmt="github", disable_numparse=True) + "\n"
 
 
