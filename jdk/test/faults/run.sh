@@ -173,21 +173,18 @@ refuse() {  # refuse NAME REGEX FLAGS...
 }
 refuse flags-serial "UseFlexHeap" -XX:+UseFlexHeap -XX:+UseSerialGC
 refuse flags-parallel "UseFlexHeap" -XX:+UseFlexHeap -XX:+UseParallelGC
-refuse flags-history-0 "FlexHeapHistoryLength" -XX:+UseFlexHeap -XX:FlexHeapHistoryLength=0
-refuse flags-history-101 "FlexHeapHistoryLength" -XX:+UseFlexHeap -XX:FlexHeapHistoryLength=101
-refuse flags-scale-inverted "FlexHeapMaxScaleFactor" -XX:+UseFlexHeap -XX:FlexHeapMinScaleFactor=0.9 -XX:FlexHeapMaxScaleFactor=0.5
-refuse flags-scale-negative "FlexHeapMinScaleFactor" -XX:+UseFlexHeap -XX:FlexHeapMinScaleFactor=-1
+refuse flags-history-0 "FlexHeapHistoryLength" -XX:+UnlockExperimentalVMOptions -XX:+UseFlexHeap -XX:FlexHeapHistoryLength=0
+refuse flags-history-101 "FlexHeapHistoryLength" -XX:+UnlockExperimentalVMOptions -XX:+UseFlexHeap -XX:FlexHeapHistoryLength=101
+refuse flags-scale-inverted "FlexHeapMaxScaleFactor" -XX:+UnlockExperimentalVMOptions -XX:+UseFlexHeap -XX:FlexHeapMinScaleFactor=0.9 -XX:FlexHeapMaxScaleFactor=0.5
+refuse flags-scale-negative "FlexHeapMinScaleFactor" -XX:+UnlockExperimentalVMOptions -XX:+UseFlexHeap -XX:FlexHeapMinScaleFactor=-1
 refuse flags-maxram-0 "FlexHeapMaxRAMPercentage" -XX:+UseFlexHeap -XX:FlexHeapMaxRAMPercentage=0
 refuse flags-maxram-150 "FlexHeapMaxRAMPercentage" -XX:+UseFlexHeap -XX:FlexHeapMaxRAMPercentage=150
-refuse flags-static-step-101 "FlexHeapStaticStepPercent" -XX:+UseFlexHeap -XX:FlexHeapStaticStepPercent=101
-refuse flags-stall-percent-0 "FlexHeapProactiveStallPercent" -XX:+UseFlexHeap -XX:FlexHeapProactiveStallPercent=0
-refuse flags-negligible-101 "FlexHeapNegligibleCostPercent" -XX:+UseFlexHeap -XX:FlexHeapNegligibleCostPercent=101
+refuse flags-static-step-101 "FlexHeapStaticStepPercent" -XX:+UnlockExperimentalVMOptions -XX:+UseFlexHeap -XX:FlexHeapStaticStepPercent=101
+refuse flags-stall-percent-0 "FlexHeapProactiveStallPercent" -XX:+UnlockExperimentalVMOptions -XX:+UseFlexHeap -XX:FlexHeapProactiveStallPercent=0
+refuse flags-negligible-101 "FlexHeapNegligibleCostPercent" -XX:+UnlockExperimentalVMOptions -XX:+UseFlexHeap -XX:FlexHeapNegligibleCostPercent=101
 refuse flags-interval-negative "FlexHeapProactiveGCInterval" -XX:+UseFlexHeap -XX:FlexHeapProactiveGCInterval=-5
-if want flags-backend-bogus; then
-  t_run flags-backend-bogus -- "${FH[@]}" -XX:FlexHeapIOStallBackend=bogus "${W[@]}"
-  if [ "$T_RC" -eq 1 ]; then t_expect_refusal flags-backend-bogus "FlexHeapIOStallBackend"
-  else t_expect_works flags-backend-bogus "bogus"; fi
-fi
+refuse flags-backend-bogus "FlexHeapIOStallBackend" -XX:+UseFlexHeap -XX:FlexHeapIOStallBackend=bogus
+refuse flags-experimental-locked "UnlockExperimentalVMOptions" -XX:+UseFlexHeap -XX:FlexHeapHistoryLength=5
 if want flags-fixed-heap; then
   # -Xms = -Xmx leaves nothing to resize: say so once and do not decide at every pause
   t_run flags-fixed-heap -- "${FH[@]}" -Xms256m -Xmx256m "${W[@]}"

@@ -36,7 +36,10 @@ static double now_ns() {
 // A pseudo-random walk of costs and heap sizes, so every branch of the FSM runs.
 static double run(FlexHeapPolicyKind policy, unsigned history, bool as_rate, long calls, unsigned long* checksum) {
   const size_t mib = 1024 * 1024;
-  FlexHeapConfig cfg = { policy, 24.0, history, 0.2, 2.0, 20.0, 0, as_rate, 10, 0.0, 0.1, 1.0, true, true, 1.0, false, false, 0.0, false, 0.0, false, false, 0.5, false };
+  FlexHeapConfig cfg = FlexHeapController::default_config(policy);
+  cfg.history_length = history;
+  cfg.cost_as_rate = as_rate;
+  cfg.negligible_percent = 10;
   FlexHeapController c(cfg);
   enum { NumSamples = 1024 };
   static FlexHeapSample samples[NumSamples];

@@ -32,16 +32,12 @@ static const size_t MiB = 1024 * 1024;
 // history 1, per-interval averages: avg_gc/avg_io are exactly the sample's
 // C_gc/C_io, so each test controls the predicates directly.
 static FlexHeapConfig config(unsigned history = 1, bool as_rate = false) {
-  FlexHeapConfig c = FlexHeapConfig();  // every field not set below is 0 or false
-  c.policy = FlexHeapPolicyKind::Paper;  // these tests pin the paper's Fig. 4 controller
-  c.gc_time_ratio = 24.0;
+  // These tests pin the paper's Fig. 4 controller: the flags' defaults for it
+  // (scale 0.2..2, expand 20%, adaptive steps, the paper's predicates alone;
+  // see FlexHeapNegligible below).
+  FlexHeapConfig c = FlexHeapController::default_config(FlexHeapPolicyKind::Paper);
   c.history_length = history;
-  c.min_scale = 0.2;
-  c.max_scale = 2.0;
-  c.expand_percent = 20.0;
-  c.static_step_percent = 0;
   c.cost_as_rate = as_rate;
-  c.negligible_percent = 0;  // the paper's predicates alone; see FlexHeapNegligible below
   return c;
 }
 
@@ -530,19 +526,97 @@ TEST(FlexHeapController, CostFieldsFollowEquations) {
   EXPECT_DOUBLE_EQ(16.5, d.c_tot);
 }
 
-TEST(FlexHeapController, ConfigIsClamped) {
+TEST(FlexHeapController, DefaultConfig) {
+  // The flags' defaults: a GC-CPU goal of 4% (JDK 26's GCTimeRatio), rates in
+  // the balance policy's averages and per-interval means in the paper's.
+  for (FlexHeapPolicyKind p : { FlexHeapPolicyKind::Balance, FlexHeapPolicyKind::Paper }) {
+    const FlexHeapConfig c = FlexHeapController::default_config(p);
+    EXPECT_EQ(p, c.policy);
+    EXPECT_DOUBLE_EQ(24.0, c.gc_time_ratio);
+    EXPECT_DOUBLE_EQ(0.1, c.cache_reserve);
+    EXPECT_DOUBLE_EQ(FlexHeapController::RefaultSaturation, c.rent_refault_saturation);
+    EXPECT_DOUBLE_EQ(0.0, c.balance_window_s);
+    EXPECT_EQ(10u, c.history_length);
+    EXPECT_DOUBLE_EQ(0.2, c.min_scale);
+    EXPECT_DOUBLE_EQ(2.0, c.max_scale);
+    EXPECT_DOUBLE_EQ(20.0, c.expand_percent);
+    EXPECT_EQ(0u, c.static_step_percent);
+    EXPECT_EQ(p == FlexHeapPolicyKind::Balance, c.cost_as_rate);
+    EXPECT_EQ(0u, c.negligible_percent);
+  }
+}
+
+// The config is not clamped: the constructor asserts its invariants
+// (flexheap_assert: the unit tests abort with its message, fastdebug JVMs too).
+TEST(FlexHeapControllerDeathTest, ABadConfigIsCaught) {
+  // The bounds themselves are valid, and the config is kept as given.
+  FlexHeapConfig edge = config(FlexHeapCostHistory::MaxLength);
+  edge.gc_time_ratio = 1.0;
+  edge.max_scale = edge.min_scale;
+  edge.expand_percent = 100.0;
+  edge.static_step_percent = 100;
+  edge.negligible_percent = 100;
+  EXPECT_EQ(FlexHeapCostHistory::MaxLength, FlexHeapController(edge).config().history_length);
+  EXPECT_EQ(100u, FlexHeapController(edge).config().static_step_percent);
+
   FlexHeapConfig cfg = config(0);
-  cfg.max_scale = 0.1;
-  cfg.static_step_percent = 500;
+  EXPECT_DEATH(FlexHeapController c(cfg), "flexheap_assert.*FlexHeapHistoryLength within its range");
+  cfg = config(FlexHeapCostHistory::MaxLength + 1);
+  EXPECT_DEATH(FlexHeapController c(cfg), "flexheap_assert.*FlexHeapHistoryLength within its range");
+  cfg = config();
+  cfg.max_scale = 0.1;   // below min_scale 0.2
+  EXPECT_DEATH(FlexHeapController c(cfg), "flexheap_assert.*FlexHeapMin/MaxScaleFactor ordered");
+  cfg = config();
   cfg.expand_percent = 250.0;
+  EXPECT_DEATH(FlexHeapController c(cfg), "flexheap_assert.*G1ExpandByPercentOfAvailable");
+  cfg = config();
+  cfg.static_step_percent = 500;
+  EXPECT_DEATH(FlexHeapController c(cfg), "flexheap_assert.*percentages within 0..100");
+  cfg = config();
   cfg.negligible_percent = 300;
-  FlexHeapController c(cfg);
-  EXPECT_EQ(1u, c.config().history_length);
-  EXPECT_DOUBLE_EQ(0.2, c.config().max_scale);
-  EXPECT_EQ(100u, c.config().static_step_percent);
-  EXPECT_DOUBLE_EQ(100.0, c.config().expand_percent);
-  EXPECT_EQ(100u, c.config().negligible_percent);
-  EXPECT_EQ(100u, FlexHeapController(config(101)).config().history_length);
+  EXPECT_DEATH(FlexHeapController c(cfg), "flexheap_assert.*percentages within 0..100");
+  cfg = config();
+  cfg.gc_time_ratio = NAN;
+  EXPECT_DEATH(FlexHeapController c(cfg), "flexheap_assert.*FlexHeapGCTimeRatio is at least 1");
+  // A zero-initialized config is not a valid one: no saturation set.
+  EXPECT_DEATH(FlexHeapController c{FlexHeapConfig()}, "flexheap_assert");
+}
+
+// decide() asserts the sample's invariants: the glue measures them, and a
+// NaN or a heap outside [-Xms, -Xmx] is a bug there, not a cost of 0.
+TEST(FlexHeapControllerDeathTest, ABadSampleIsCaught) {
+  for (FlexHeapPolicyKind p : { FlexHeapPolicyKind::Paper, FlexHeapPolicyKind::Balance }) {
+    FlexHeapConfig cfg = config();
+    cfg.policy = p;
+    FlexHeapController c(cfg);
+    FlexHeapSample s = sample(1.0, 1.0);
+    s.t_stw = NAN;
+    EXPECT_DEATH(c.decide(s), "flexheap_assert.*interval times are not negative");
+    s = sample(1.0, 1.0);
+    s.t_mut = -1.0;
+    EXPECT_DEATH(c.decide(s), "flexheap_assert.*interval times are not negative");
+    s = sample(1.0, NAN);
+    EXPECT_DEATH(c.decide(s), "flexheap_assert.*stall times are not negative");
+    s = sample(1.0, 1.0);
+    s.read_bytes = NAN;
+    EXPECT_DEATH(c.decide(s), "flexheap_assert.*read figures are not negative");
+    s = sample(1.0, 1.0);
+    s.proc_cpu = NAN;
+    EXPECT_DEATH(c.decide(s), "flexheap_assert.*process CPU time is a number");
+    s = sample(1.0, 1.0);
+    s.committed = s.max_capacity + MiB;
+    EXPECT_DEATH(c.decide(s), "flexheap_assert.*committed heap is within");
+    s = sample(1.0, 1.0);
+    s.committed = s.min_capacity - MiB;
+    EXPECT_DEATH(c.decide(s), "flexheap_assert.*committed heap is within");
+    s = sample(1.0, 1.0);
+    s.region_size = 0;
+    EXPECT_DEATH(c.decide(s), "flexheap_assert.*G1 has regions");
+    // A process CPU time below 0 is "unknown", not an error.
+    s = sample(1.0, 1.0);
+    s.proc_cpu = -1.0;
+    c.decide(s);
+  }
 }
 
 TEST(FlexHeapController, Names) {

@@ -79,13 +79,6 @@ TEST(FlexHeapEvictionCredit, GcBelowTheGoalTakesBackRent) {
   EXPECT_NEAR(3.0 * MiB, e.allowance(), 1e-6);
   e.add(NAN, 0.0, 0.0, -1.0);             // an unknown cost changes nothing
   EXPECT_NEAR(0.3, e.credit(), 1e-12);
-  // Builds before FlexHeapRentCreditDrains: only the spikes count.
-  FlexHeapEvictionCredit spikes(0.1, false);
-  spikes.add(0.3, 0.0, 0.0, -1.0);
-  spikes.add(-0.2, 0.0, 0.0, -1.0);
-  spikes.add(-0.5, 0.0, 0.0, -1.0);
-  spikes.add(0.3, 0.0, 0.0, -1.0);
-  EXPECT_DOUBLE_EQ(0.6, spikes.credit());
 }
 
 TEST(FlexHeapEvictionCredit, RentBuysBytesAndSpendingUsesItUp) {
@@ -153,11 +146,11 @@ TEST(FlexHeapEvictionCredit, AnIntervalTheCallerExcludesTeachesNothingButPaysRen
 }
 
 TEST(FlexHeapEvictionCredit, ARefaultShareCountsOnlyOnceItsReadsReachTheEvidence) {
-  // Evidence of a tenth of the cache (builds before FlexHeapRefaultEvidencePercent).
+  // Evidence of a whole cache (EvidenceCacheFraction), here a small one of 80 MiB.
   // The I/O phase filled the cache: its refaults were unknown, every read counts.
-  const double cache = 800.0 * MiB;
+  const double cache = 80.0 * MiB;
   const double d = FlexHeapEvictionCredit::Decay;
-  FlexHeapEvictionCredit e(0.1, true, 0.1);
+  FlexHeapEvictionCredit e(0.1);
   e.add(0.0, 1.0, 10.0 * MiB, -1.0, cache);
   EXPECT_DOUBLE_EQ(1.0 / (10.0 * MiB), e.price_per_byte());
   // The cache is full now, and the first reads show no refaults: 2 MiB of the
@@ -165,7 +158,7 @@ TEST(FlexHeapEvictionCredit, ARefaultShareCountsOnlyOnceItsReadsReachTheEvidence
   e.add(0.5, 0.2, 2.0 * MiB, 0.0, cache);
   EXPECT_DOUBLE_EQ((1.0 * d + 0.2) / (10.0 * MiB * d + 2.0 * MiB), e.price_per_byte());
   EXPECT_GT(e.allowance(), 0.0);   // the rent still limits growth
-  // 8 x 10 MiB more, still without refaults: 82 MiB known, a tenth of the
+  // 8 x 10 MiB more, still without refaults: 82 MiB known, the whole
   // cache: nothing re-reads (a scan), and the cache is free to take.
   for (int i = 0; i < 7; i++) e.add(0.0, 0.2, 10.0 * MiB, 0.0, cache);
   EXPECT_GT(e.price_per_byte(), 0.0);
@@ -173,37 +166,35 @@ TEST(FlexHeapEvictionCredit, ARefaultShareCountsOnlyOnceItsReadsReachTheEvidence
   EXPECT_DOUBLE_EQ(0.0, e.price_per_byte());
   EXPECT_LT(e.allowance(), 0.0);
   // The cache fills again (refaults unknown): the next full cache needs its
-  // own tenth before a share counts, and the decayed 0% share waits.
+  // own evidence before a share counts, and the decayed 0% share waits.
   e.add(0.0, 1.0, 10.0 * MiB, -1.0, cache);
   e.add(0.0, 0.2, 2.0 * MiB, 0.0, cache);
   EXPECT_GT(e.price_per_byte(), 0.0);
-  // Without a cache size, or with no evidence asked for, any known read counts at once.
+  // Without a cache size any known read counts at once.
   FlexHeapEvictionCredit at_once(0.1);
   at_once.add(0.0, 1.0, 10.0 * MiB, -1.0);
   at_once.add(0.0, 0.2, 2.0 * MiB, 0.0);
   EXPECT_DOUBLE_EQ(0.0, at_once.price_per_byte());
-  FlexHeapEvictionCredit none(0.1, true, 0.0);
-  none.add(0.0, 1.0, 10.0 * MiB, -1.0, cache);
-  none.add(0.0, 0.2, 2.0 * MiB, 0.0, cache);
-  EXPECT_DOUBLE_EQ(0.0, none.price_per_byte());
 }
 
 TEST(FlexHeapEvictionCredit, ByDefaultAShareNeedsReadsOfAWholeCacheAfterTheFill) {
   // M3 on the 10 GB index at 10%, sata: random reads over data 12x the
   // 760 MiB cache. 80 MiB after the fill, the share is 1% (few evicted pages
-  // have come round again): at a tenth of the cache as evidence that cut the
-  // price to a tenth and let the rent evict ten times as much.
+  // have come round again): at a tenth of the cache as evidence (earlier
+  // builds) that cut the price to a tenth and let the rent evict ten times as
+  // much. At the whole cache every read still counts.
   const double cache = 760.0 * MiB;
-  EXPECT_DOUBLE_EQ(1.0, FlexHeapEvictionCredit::DefaultEvidenceCacheFraction);
+  EXPECT_DOUBLE_EQ(1.0, FlexHeapEvictionCredit::EvidenceCacheFraction);
   FlexHeapEvictionCredit e(0.1);
-  FlexHeapEvictionCredit tenth(0.1, true, 0.1);
-  for (FlexHeapEvictionCredit* x : {&e, &tenth}) {
-    x->add(0.0, 1.0, 30.0 * MiB, -1.0, cache);   // the cache fills
-    for (int i = 0; i < 8; i++) x->add(0.05, 1.0, 10.0 * MiB, 0.1 * MiB, cache);
+  e.add(0.0, 1.0, 30.0 * MiB, -1.0, cache);   // the cache fills
+  double io = 1.0, read = 30.0 * MiB;
+  for (int i = 0; i < 8; i++) {
+    e.add(0.05, 1.0, 10.0 * MiB, 0.1 * MiB, cache);
+    io = io * FlexHeapEvictionCredit::Decay + 1.0;
+    read = read * FlexHeapEvictionCredit::Decay + 10.0 * MiB;
   }
+  EXPECT_DOUBLE_EQ(io / read, e.price_per_byte());   // every read counts, the 1% share not yet
   EXPECT_GT(e.allowance(), 0.0);
-  EXPECT_LT(tenth.price_per_byte(), 0.2 * e.price_per_byte());
-  EXPECT_GT(tenth.allowance(), 5.0 * e.allowance());
   // With no refault in a whole cache of reads, nothing re-reads (a scan):
   // the price falls to 0 and growth is free.
   FlexHeapEvictionCredit scan(0.1);

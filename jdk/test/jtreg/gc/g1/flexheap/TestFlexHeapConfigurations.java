@@ -24,17 +24,10 @@
  * @test
  * @summary Configurations FlexHeap cannot or need not act in: -Xms equal to -Xmx turns it off (said once,
  *          no decisions, no proactive task); with no collector chosen UseFlexHeap selects G1 even where
- *          ergonomics would pick Serial; FlexHeapPolicy, FlexHeapGCTimeRatio, FlexHeapRentPriceMinIOPercent,
- *          FlexHeapRefaultEvidencePercent, FlexHeapRentRefaultSaturationPercent, FlexHeapBalanceMaxGCPercent
- *          and FlexHeapEarlyGCSurvivalPercent are validated; FlexHeapRentRefaultSaturationPercent,
- *          FlexHeapRecentPhaseShift, FlexHeapBalanceShrinkNeedsStalls and FlexHeapLiveGrowthRentFree
- *          (off by default) are logged at start-up when given, and only then; paper mode sets its
- *          ergonomic defaults;
- *          FlexHeapIOCostIdleCap (on by default) keeps each C_io within the idle CPU time, from a
- *          process clock sampled off the pause (not at all with the cap off); FlexHeapConcCostIdleCap
- *          (off by default) reads that clock too and keeps each C_conc within the concurrent CPU
- *          beyond the idle CPU;
- *          FlexHeapActivatedRefaults (off by default) reads the kernel's activations at every decision;
+ *          ergonomics would pick Serial; FlexHeapPolicy, FlexHeapIOStallBackend and FlexHeapGCTimeRatio are
+ *          validated at parse time; exactly the eight product flags show without unlocking, every tuning
+ *          knob needs -XX:+UnlockExperimentalVMOptions and is validated and logged at start-up when given;
+ *          each C_io stays within the idle CPU time, from a process clock sampled off the pause;
  *          FlexHeapProactiveGCInterval can be turned on from 0 at run time.
  * @library /lib
  * @build SetProactiveInterval FlexHeapPhases
@@ -87,76 +80,63 @@ public class TestFlexHeapConfigurations {
         FlexHeapTestSupport.java(List.of("-XX:+UseSerialGC", "-XX:+UseFlexHeap", "-version"))
             .shouldContain("requires the G1 collector").shouldHaveExit(1);
 
-        // FlexHeapPolicy and FlexHeapGCTimeRatio.
+        // FlexHeapPolicy, FlexHeapIOStallBackend and FlexHeapGCTimeRatio, at parse time.
         FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapPolicy=bogus", "-version"))
             .shouldContain("FlexHeapPolicy (bogus) must be one of: balance, paper").shouldHaveExit(1);
+        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapIOStallBackend=bfp", "-version"))
+            .shouldContain("FlexHeapIOStallBackend (bfp) must be one of: auto, bpf, delayacct, psi, none")
+            .shouldHaveExit(1);
         FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapGCTimeRatio=0", "-version"))
             .shouldContain("FlexHeapGCTimeRatio").shouldHaveExit(1);
         FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapGCTimeRatio=1001", "-version"))
             .shouldContain("FlexHeapGCTimeRatio").shouldHaveExit(1);
-        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapRentPriceMinIOPercent=1001", "-version"))
-            .shouldContain("FlexHeapRentPriceMinIOPercent").shouldHaveExit(1);
-        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapRefaultEvidencePercent=1001", "-version"))
-            .shouldContain("FlexHeapRefaultEvidencePercent").shouldHaveExit(1);
-        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapBalanceMaxGCPercent=101", "-version"))
-            .shouldContain("FlexHeapBalanceMaxGCPercent").shouldHaveExit(1);
-        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapEarlyGCSurvivalPercent=101", "-version"))
-            .shouldContain("FlexHeapEarlyGCSurvivalPercent").shouldHaveExit(1);
-        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapRentRefaultSaturationPercent=0", "-version"))
-            .shouldContain("FlexHeapRentRefaultSaturationPercent").shouldHaveExit(1);
-        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapRentRefaultSaturationPercent=101", "-version"))
-            .shouldContain("FlexHeapRentRefaultSaturationPercent").shouldHaveExit(1);
-        // The experimental flags say so at start-up when given, and only then.
-        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapRentRefaultSaturationPercent=30",
-                "-XX:+FlexHeapRecentPhaseShift", "-Xlog:gc+flexheap=info", "-version"))
-            .shouldHaveExit(0).shouldContain("from a refault share of 30% on (FlexHeapRentRefaultSaturationPercent)")
-            .shouldContain("(FlexHeapRecentPhaseShift)");
-        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-Xlog:gc+flexheap=info", "-version"))
-            .shouldHaveExit(0).shouldNotContain("FlexHeapRentRefaultSaturationPercent")
-            .shouldNotContain("FlexHeapRecentPhaseShift")
-            .shouldNotContain("FlexHeapBalanceShrinkNeedsStalls")
-            .shouldNotContain("FlexHeapLiveGrowthRentFree");
-        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:+FlexHeapBalanceShrinkNeedsStalls",
-                "-XX:+FlexHeapLiveGrowthRentFree", "-Xlog:gc+flexheap=info", "-version"))
-            .shouldHaveExit(0)
-            .shouldContain("only at a pause whose interval stalled on I/O (FlexHeapBalanceShrinkNeedsStalls)")
-            .shouldContain("from one Remark to the next (FlexHeapLiveGrowthRentFree)");
+
+        // The product flags, and only those, without unlocking.
         String balance = FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:+PrintFlagsFinal", "-version"))
             .shouldHaveExit(0).output();
-        if (!flag(balance, "FlexHeapPolicy").equals("balance") || !flag(balance, "FlexHeapCostAsRate").equals("true")
-            || !flag(balance, "FlexHeapGCTimeRatio").equals("24")
-            || !flag(balance, "FlexHeapRentPriceMinIOPercent").equals("100")
-            || !flag(balance, "FlexHeapRentFillingCache").equals("true")
-            || !flag(balance, "FlexHeapRentCreditDrains").equals("true")
-            || !flag(balance, "FlexHeapRefaultEvidencePercent").equals("100")
-            || !flag(balance, "FlexHeapRentRefaultSaturationPercent").equals("10")
-            || !flag(balance, "FlexHeapRecentPhaseShift").equals("false")
-            || !flag(balance, "FlexHeapBalanceShrinkNeedsStalls").equals("false")
-            || !flag(balance, "FlexHeapIOCostIdleCap").equals("true")
-            || !flag(balance, "FlexHeapConcCostIdleCap").equals("false")
-            || !flag(balance, "FlexHeapActivatedRefaults").equals("false")
-            || !flag(balance, "FlexHeapBalanceMaxGCPercent").equals("8")
-            || !flag(balance, "FlexHeapEarlyGCSurvivalPercent").equals("50")
-            || !flag(balance, "FlexHeapLiveGrowthRentFree").equals("false")) {
+        List<String> product = List.of("UseFlexHeap", "FlexHeapPolicy", "FlexHeapGCTimeRatio",
+                "FlexHeapCacheReservePercent", "FlexHeapMaxRAMPercentage", "FlexHeapProactiveGCInterval",
+                "FlexHeapIOStallBackend", "FlexHeapIOStallLibrary");
+        Matcher names = Pattern.compile("\\s((?:Use)?FlexHeap\\w*)\\s+=").matcher(balance);
+        List<String> shown = new java.util.ArrayList<>();
+        while (names.find()) shown.add(names.group(1));
+        if (!new java.util.HashSet<>(shown).equals(new java.util.HashSet<>(product)) || shown.size() != product.size()) {
+            throw new RuntimeException("product flags shown without unlocking: " + shown + ", want " + product);
+        }
+        if (!flag(balance, "FlexHeapPolicy").equals("balance") || !flag(balance, "FlexHeapGCTimeRatio").equals("24")
+            || !flag(balance, "FlexHeapCacheReservePercent").equals("10")
+            || !flag(balance, "FlexHeapIOStallBackend").equals("auto")
+            || !flag(balance, "FlexHeapProactiveGCInterval").equals("500")) {
             throw new RuntimeException("balance defaults wrong");
         }
-        String paper = FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapPolicy=paper",
-                "-XX:+PrintFlagsFinal", "-version")).shouldHaveExit(0).output();
-        if (!flag(paper, "FlexHeapCostAsRate").equals("false") || !flag(paper, "FlexHeapNegligibleCostPercent").equals("0")) {
-            throw new RuntimeException("paper mode did not set its ergonomic defaults");
-        }
-        String paperGiven = FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapPolicy=paper",
-                "-XX:+FlexHeapCostAsRate", "-XX:FlexHeapNegligibleCostPercent=5", "-XX:+PrintFlagsFinal", "-version"))
-            .shouldHaveExit(0).output();
-        if (!flag(paperGiven, "FlexHeapCostAsRate").equals("true")
-            || !flag(paperGiven, "FlexHeapNegligibleCostPercent").equals("5")) {
-            throw new RuntimeException("paper mode overrode explicit flags");
+        // A tuning knob needs unlocking, as G1's own experimental flags do ...
+        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapRentRefaultSaturationPercent=30", "-version"))
+            .shouldContain("must be enabled via -XX:+UnlockExperimentalVMOptions").shouldHaveExit(1);
+        // ... is range checked ...
+        FlexHeapTestSupport.java(List.of("-XX:+UnlockExperimentalVMOptions", "-XX:+UseFlexHeap",
+                "-XX:FlexHeapRentRefaultSaturationPercent=0", "-version"))
+            .shouldContain("FlexHeapRentRefaultSaturationPercent").shouldHaveExit(1);
+        FlexHeapTestSupport.java(List.of("-XX:+UnlockExperimentalVMOptions", "-XX:+UseFlexHeap",
+                "-XX:FlexHeapRentRefaultSaturationPercent=101", "-version"))
+            .shouldContain("FlexHeapRentRefaultSaturationPercent").shouldHaveExit(1);
+        // ... and said at start-up when given, and only then.
+        FlexHeapTestSupport.java(List.of("-XX:+UnlockExperimentalVMOptions", "-XX:+UseFlexHeap",
+                "-XX:FlexHeapRentRefaultSaturationPercent=30", "-Xlog:gc+flexheap=info", "-version"))
+            .shouldHaveExit(0).shouldContain("from a refault share of 30% on (FlexHeapRentRefaultSaturationPercent)");
+        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-Xlog:gc+flexheap=info", "-version"))
+            .shouldHaveExit(0).shouldNotContain("FlexHeapRentRefaultSaturationPercent");
+        // The paper's own knobs have the paper's values by default.
+        String paper = FlexHeapTestSupport.java(List.of("-XX:+UnlockExperimentalVMOptions", "-XX:+UseFlexHeap",
+                "-XX:FlexHeapPolicy=paper", "-XX:+PrintFlagsFinal", "-version")).shouldHaveExit(0).output();
+        if (!flag(paper, "FlexHeapCostAsRate").equals("false") || !flag(paper, "FlexHeapNegligibleCostPercent").equals("0")
+            || !flag(paper, "FlexHeapHistoryLength").equals("10")) {
+            throw new RuntimeException("paper defaults wrong");
         }
 
-        // FlexHeapIOCostIdleCap: each decision's C_io is at most the CPU time the process left idle,
+        // Each decision's C_io is at most the CPU time the process left idle,
         // N * (T_mut + T_stw) - proc_cpu, from the process's own CPU clock (proc_cpu known and used).
         String capped = FlexHeapTestSupport.java(FlexHeapTestSupport.withClasses(
-                "-XX:+UseFlexHeap", "-Xmx256m", "-XX:+FlexHeapIOCostIdleCap", "-Xlog:gc+flexheap=debug",
+                "-XX:+UseFlexHeap", "-Xmx256m", "-Xlog:gc+flexheap=debug",
                 "FlexHeapPhases", "1", "1", "2", file)).shouldHaveExit(0).output();
         Map<Long, Double> tstw = FlexHeapTestSupport.inputs(capped, "T_stw");
         Map<Long, Double> tmut = FlexHeapTestSupport.inputs(capped, "T_mut");
@@ -187,60 +167,6 @@ public class TestFlexHeapConfigurations {
         if (known * 2 < proc.size()) {
             throw new RuntimeException("proc_cpu known at " + known + " of " + proc.size() + " decisions:\n" + capped);
         }
-        // With the cap off the process clock is not sampled at all.
-        String uncapped = FlexHeapTestSupport.java(FlexHeapTestSupport.withClasses(
-                "-XX:+UseFlexHeap", "-Xmx256m", "-XX:-FlexHeapIOCostIdleCap", "-Xlog:gc+flexheap=debug",
-                "FlexHeapPhases", "1", "1", "2", file)).shouldHaveExit(0).output();
-        Map<Long, Double> procOff = FlexHeapTestSupport.inputs(uncapped, "proc_cpu");
-        if (procOff.isEmpty() || procOff.values().stream().anyMatch(v -> v >= 0.0)) {
-            throw new RuntimeException("proc_cpu read with FlexHeapIOCostIdleCap off:\n" + uncapped);
-        }
-
-        // FlexHeapConcCostIdleCap alone samples the process clock too, and each decision's C_conc is at
-        // most the concurrent GC CPU beyond the idle CPU, max(0, conc_cpu - (N * (T_mut + T_stw) - proc_cpu)),
-        // within the rounding of the six-decimal logged inputs.
-        String conc = FlexHeapTestSupport.java(FlexHeapTestSupport.withClasses(
-                "-XX:+UseFlexHeap", "-Xmx256m", "-XX:-FlexHeapIOCostIdleCap", "-XX:+FlexHeapConcCostIdleCap",
-                "-Xlog:gc+flexheap=debug", "FlexHeapPhases", "1", "1", "2", file)).shouldHaveExit(0).output();
-        Map<Long, Double> cStw = FlexHeapTestSupport.inputs(conc, "T_stw");
-        Map<Long, Double> cMut = FlexHeapTestSupport.inputs(conc, "T_mut");
-        Map<Long, Double> cN = FlexHeapTestSupport.inputs(conc, "N");
-        Map<Long, Double> cConc = FlexHeapTestSupport.inputs(conc, "conc_cpu");
-        Map<Long, Double> cProc = FlexHeapTestSupport.inputs(conc, "proc_cpu");
-        if (cProc.values().stream().filter(v -> v >= 0.0).count() * 2 < cProc.size()) {
-            throw new RuntimeException("proc_cpu not read with FlexHeapConcCostIdleCap alone:\n" + conc);
-        }
-        Matcher costs = Pattern.compile("GC\\((\\d+)\\) costs .*C_conc=(\\S+) ").matcher(conc);
-        int gcChecked = 0;
-        while (costs.find()) {
-            long id = Long.parseLong(costs.group(1));
-            Double p = cProc.get(id);
-            if (p == null || p < 0.0) continue;
-            double n = cN.get(id);
-            double idleCpu = Math.max(n * (cStw.get(id) + cMut.get(id)) - p, 0.0);
-            double bound = Math.max(cConc.get(id) - idleCpu, 0.0);
-            if (Double.parseDouble(costs.group(2)) > bound + (n + 2) * 1e-6) {
-                throw new RuntimeException("GC(" + id + ") C_conc " + costs.group(2) + " above " + bound + ":\n" + conc);
-            }
-            gcChecked++;
-        }
-        if (gcChecked == 0) throw new RuntimeException("no decision with proc_cpu to check:\n" + conc);
-
-        // Without FlexHeapActivatedRefaults no activations are read ...
-        if (FlexHeapTestSupport.inputs(capped, "activate_bytes").values().stream().anyMatch(v -> v >= 0.0)) {
-            throw new RuntimeException("activations read with FlexHeapActivatedRefaults off:\n" + capped);
-        }
-        // ... with it, the log says from where, and every decision has them (memory.stat on
-        // cgroup v2, else /proc/vmstat: Linux has had workingset_activate_file since 5.9).
-        String act = FlexHeapTestSupport.java(FlexHeapTestSupport.withClasses(
-                "-XX:+UseFlexHeap", "-Xmx256m", "-XX:+FlexHeapActivatedRefaults", "-Xlog:gc+flexheap=debug",
-                "FlexHeapPhases", "1", "1", "2", file)).shouldHaveExit(0)
-            .shouldContain("twice the refaults the kernel activated, from").output();
-        Map<Long, Double> activated = FlexHeapTestSupport.inputs(act, "activate_bytes");
-        if (activated.isEmpty() || activated.values().stream().anyMatch(v -> v < 0.0)) {
-            throw new RuntimeException("activations not read at every decision:\n" + act);
-        }
-
         // FlexHeapProactiveGCInterval: manageable, on from 0 at run time.
         String dyn = FlexHeapTestSupport.java(FlexHeapTestSupport.withClasses(
                 "-XX:+UseFlexHeap", "-Xmx256m", "-XX:FlexHeapProactiveGCInterval=0", "-Xlog:gc+flexheap=debug",

@@ -37,22 +37,22 @@ public class TestFlexHeapFlags {
     }
 
     public static void main(String[] args) throws Exception {
-        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapHistoryLength=0", "-version"))
+        FlexHeapTestSupport.java(List.of("-XX:+UnlockExperimentalVMOptions", "-XX:+UseFlexHeap", "-XX:FlexHeapHistoryLength=0", "-version"))
             .shouldContain("FlexHeapHistoryLength").shouldHaveExit(1);
-        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapMinScaleFactor=0.8",
+        FlexHeapTestSupport.java(List.of("-XX:+UnlockExperimentalVMOptions", "-XX:+UseFlexHeap", "-XX:FlexHeapMinScaleFactor=0.8",
                                          "-XX:FlexHeapMaxScaleFactor=0.5", "-version"))
             .shouldContain("must be greater than or equal to FlexHeapMinScaleFactor").shouldHaveExit(1);
-        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapStaticStepPercent=101", "-version"))
+        FlexHeapTestSupport.java(List.of("-XX:+UnlockExperimentalVMOptions", "-XX:+UseFlexHeap", "-XX:FlexHeapStaticStepPercent=101", "-version"))
             .shouldContain("FlexHeapStaticStepPercent").shouldHaveExit(1);
-        FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapNegligibleCostPercent=101", "-version"))
+        FlexHeapTestSupport.java(List.of("-XX:+UnlockExperimentalVMOptions", "-XX:+UseFlexHeap", "-XX:FlexHeapNegligibleCostPercent=101", "-version"))
             .shouldContain("FlexHeapNegligibleCostPercent").shouldHaveExit(1);
         FlexHeapTestSupport.java(List.of("-XX:+UseParallelGC", "-XX:+UseFlexHeap", "-version"))
             .shouldContain("requires the G1 collector").shouldHaveExit(1);
         FlexHeapTestSupport.java(List.of("-XX:+UseSerialGC", "-XX:+UseFlexHeap", "-version"))
             .shouldContain("requires the G1 collector").shouldHaveExit(1);
-        // A bad backend name is a warning, not a dead JVM.
+        // A bad backend name is refused at parse time, as a bad FlexHeapPolicy is.
         FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapIOStallBackend=bogus", "-version"))
-            .shouldContain("FlexHeapIOStallBackend=bogus is not one of").shouldHaveExit(0);
+            .shouldContain("FlexHeapIOStallBackend (bogus) must be one of").shouldHaveExit(1);
         // The stall source can be turned off; FlexHeap then says it runs on GC cost alone.
         FlexHeapTestSupport.java(List.of("-XX:+UseFlexHeap", "-XX:FlexHeapIOStallBackend=none", "-version"))
             .shouldContain("on GC cost alone").shouldHaveExit(0);

@@ -38,7 +38,8 @@ public class TestFlexHeapFullGCFloor {
         long region = 1L << 20;
         int minFree = 60;
         String out = FlexHeapTestSupport.java(FlexHeapTestSupport.withClasses(
-                "-XX:+UseFlexHeap", "-XX:FlexHeapPolicy=paper", "-XX:FlexHeapStaticStepPercent=100",
+                "-XX:+UnlockExperimentalVMOptions", "-XX:+UseFlexHeap", "-XX:FlexHeapPolicy=paper",
+                "-XX:FlexHeapStaticStepPercent=100",
                 "-Xms32m", "-Xmx1g", "-XX:G1HeapRegionSize=1m",
                 "-XX:MinHeapFreeRatio=" + minFree, "-XX:MaxHeapFreeRatio=90", "-Xlog:gc,gc+flexheap=debug",
                 "FullGCDuringIO", "4", "8", "48", FlexHeapTestSupport.dataFile().toString()))

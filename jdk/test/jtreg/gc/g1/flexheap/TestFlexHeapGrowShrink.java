@@ -42,7 +42,7 @@ public class TestFlexHeapGrowShrink {
         boolean balance = args[0].equals("balance");
         long xms = 96L << 20;
         String out = FlexHeapTestSupport.java(FlexHeapTestSupport.withClasses(
-                "-XX:+UseFlexHeap", "-XX:FlexHeapPolicy=" + (balance ? "balance" : "paper"),
+                "-XX:+UnlockExperimentalVMOptions", "-XX:+UseFlexHeap", "-XX:FlexHeapPolicy=" + (balance ? "balance" : "paper"),
                 "-XX:FlexHeapNegligibleCostPercent=" + (paper ? 0 : 10),
                 "-Xms96m", "-Xmx1g", "-XX:G1HeapRegionSize=1m",
                 "-Xlog:gc+flexheap=debug,gc", "FlexHeapPhases", "5", "14", "4",

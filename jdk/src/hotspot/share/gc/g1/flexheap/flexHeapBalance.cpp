@@ -31,9 +31,8 @@ const double FlexHeapBalanceWindow::ShiftShare = 0.6;
 const double FlexHeapBalanceWindow::ShiftMinWallFraction = 0.25;
 const double FlexHeapBalanceWindow::ShiftMinCostRate = 0.02;
 
-FlexHeapBalanceWindow::FlexHeapBalanceWindow(double seconds, bool recent_shift) :
+FlexHeapBalanceWindow::FlexHeapBalanceWindow(double seconds) :
   _seconds(seconds > 0.0 ? seconds : DefaultSeconds),
-  _recent_shift(recent_shift),
   _count(0),
   _next(0) {
   for (unsigned i = 0; i < MaxLength; i++) {
@@ -60,27 +59,6 @@ bool FlexHeapBalanceWindow::is_shift(double wall, double gc, double io) const {
   return flexheap_mix_shifts(wall, gc, io, this->wall(), sum(_gc), sum(_io));
 }
 
-unsigned FlexHeapBalanceWindow::recent_shift() const {
-  const double part = ShiftMinWallFraction * _seconds;
-  const unsigned entries = window_entries();
-  double wall[2] = { 0.0, 0.0 }, gc[2] = { 0.0, 0.0 }, io[2] = { 0.0, 0.0 };
-  unsigned recent = 0;
-  for (unsigned n = 0; n < entries; n++) {
-    const unsigned i = index(n);
-    const int older = wall[0] >= part ? 1 : 0;   // the newest entries until they cover `part`
-    if (older == 0) {
-      recent = n + 1;
-    }
-    wall[older] += _wall[i];
-    gc[older] += _gc[i];
-    io[older] += _io[i];
-  }
-  if (wall[0] < part || wall[1] < part) {
-    return 0;
-  }
-  return flexheap_mix_shifts(wall[0], gc[0], io[0], wall[1], gc[1], io[1]) ? recent : 0;
-}
-
 bool FlexHeapBalanceWindow::add(double wall, double c_gc, double c_io, double headroom, double cache,
                                 double read_bytes, double refault_bytes) {
   double gc = flexheap_nonneg(c_gc);
@@ -101,13 +79,6 @@ bool FlexHeapBalanceWindow::add(double wall, double c_gc, double c_io, double he
   _next = (_next + 1) % MaxLength;
   if (_count < MaxLength) {
     _count++;
-  }
-  if (!shift && _recent_shift) {
-    const unsigned recent = recent_shift();
-    if (recent > 0) {
-      _count = recent;   // the older entries describe the previous phase
-      shift = true;
-    }
   }
   return shift;
 }

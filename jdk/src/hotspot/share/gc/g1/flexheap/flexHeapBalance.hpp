@@ -52,20 +52,13 @@
 // back over several more seconds while the page cache waits. So an interval
 // of at least a quarter of the window whose I/O share of the cost differs by
 // ShiftShare or more from the window's restarts the window (a phase shift).
-//
-// The other way round no single interval is that long: a GC-heavy phase after
-// an I/O-bound one runs in intervals of tens of ms, and the I/O phase's cost
-// stayed in the window for its whole length (M2's M500k, 2-3 s, shrank the
-// heap for the page cache H50 had needed). With `recent_shift`, the newest
-// intervals that cover a quarter of the window are tried as one interval
-// against the older rest, which they replace on a shift.
 
 class FlexHeapBalanceWindow {
  public:
   static const unsigned MaxLength = 100;
 
-  // seconds <= 0 (or NaN) means DefaultSeconds; recent_shift: see above.
-  explicit FlexHeapBalanceWindow(double seconds, bool recent_shift = false);
+  // seconds <= 0 means DefaultSeconds.
+  explicit FlexHeapBalanceWindow(double seconds);
   static const double DefaultSeconds;
 
   static const double ShiftShare;            // I/O share of the cost that marks a phase shift
@@ -103,7 +96,6 @@ class FlexHeapBalanceWindow {
   double   _read[MaxLength];     // < 0: unknown
   double   _refault[MaxLength];
   double   _seconds;
-  bool     _recent_shift;
   unsigned _count;    // entries stored, <= MaxLength
   unsigned _next;
 
@@ -118,10 +110,6 @@ class FlexHeapBalanceWindow {
   // Whether an interval with these (non-negative) wall and costs shifts away
   // from the current window's cost mix.
   bool is_shift(double wall, double gc, double io) const;
-  // With _recent_shift: the number of newest entries, covering at least a
-  // quarter of the window, whose cost mix shifts away from the older rest
-  // of the window (which covers at least as much); 0 if none.
-  unsigned recent_shift() const;
 };
 
 // The GC cost over a longer horizon than the window: sums of cost, cost x

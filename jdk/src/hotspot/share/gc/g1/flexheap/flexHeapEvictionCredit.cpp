@@ -29,20 +29,20 @@
 
 const double FlexHeapEvictionCredit::MinReadBytes = 1024.0 * 1024.0;
 const double FlexHeapEvictionCredit::Decay = 0.9;
-const double FlexHeapEvictionCredit::DefaultEvidenceCacheFraction = 1.0;
+const double FlexHeapEvictionCredit::EvidenceCacheFraction = 1.0;
 
-FlexHeapEvictionCredit::FlexHeapEvictionCredit(double saturation, bool drains, double evidence) :
+FlexHeapEvictionCredit::FlexHeapEvictionCredit(double saturation) :
   _credit(0.0), _io(0.0), _read(0.0), _refault(0.0), _known_read(0.0), _known_total(0.0), _evidence(0.0),
-  _saturation(saturation), _drains(drains), _evidence_fraction(flexheap_nonneg(evidence)) {}
+  _saturation(saturation) {}
 
 void FlexHeapEvictionCredit::add(double gc_excess, double c_io, double read_bytes, double refault_bytes,
                                  double cache) {
-  if (_drains && gc_excess < 0.0) {
+  if (gc_excess < 0.0) {
     _credit = flexheap_nonneg(_credit + gc_excess);
   } else {
     _credit += flexheap_nonneg(gc_excess);
   }
-  _evidence = _evidence_fraction * flexheap_nonneg(cache);
+  _evidence = EvidenceCacheFraction * flexheap_nonneg(cache);
   if (!(read_bytes >= MinReadBytes)) {
     return;
   }

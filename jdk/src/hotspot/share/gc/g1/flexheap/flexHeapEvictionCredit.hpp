@@ -65,37 +65,31 @@
 // the fill the share still read 0-1%; the price fell to 0-13% of its value,
 // the heap took 100-260 MB of the cache for two seconds and the share then
 // saturated. A page re-read at up to twice the cache's reach refaults within
-// one cache of reads after the fill, so that is the default evidence
-// (FlexHeapRefaultEvidencePercent).
+// one cache of reads after the fill, so that is the evidence asked for
+// (EvidenceCacheFraction).
 //
-// The rent is the GC cost above the goal net of the intervals below it
-// (`drains`, FlexHeapRentCreditDrains): an interval is the time between two
-// pauses, so one that a pause ends soon after the last is far above the goal
-// even where the GC cost over seconds is not, and the bound above holds for
-// GC time lost above the goal, not for its spikes. Measured against counting
-// only the spikes (false), it changed no result beyond the noise (M1 demo,
-// M3 on sata at 10%, the phase program).
+// The rent is the GC cost above the goal net of the intervals below it: an
+// interval is the time between two pauses, so one that a pause ends soon
+// after the last is far above the goal even where the GC cost over seconds
+// is not, and the bound above holds for GC time lost above the goal, not for
+// its spikes.
 class FlexHeapEvictionCredit {
  public:
   // `saturation`: the refault share that counts as all reads recoverable
-  // (FlexHeapBalanceWindow::recoverable); <= 0 counts every read. `drains`:
-  // GC cost below the goal takes back rent (false: it adds nothing, builds
-  // before FlexHeapRentCreditDrains). `evidence`: reads since the cache
-  // filled, as a fraction of the cache, before a refault share counts.
-  explicit FlexHeapEvictionCredit(double saturation, bool drains = true,
-                                  double evidence = DefaultEvidenceCacheFraction);
+  // (FlexHeapBalanceWindow::recoverable); <= 0 counts every read.
+  explicit FlexHeapEvictionCredit(double saturation);
 
   // An interval teaches the price only if it read at least this much (bytes).
   static const double MinReadBytes;
   // Weight the price keeps of its past at each interval that teaches it.
   static const double Decay;
-  // Default share of the page cache the reads that knew their refaults must
-  // reach, in all since the last interval that did not know them, before
-  // their refault share counts (FlexHeapRefaultEvidencePercent's default).
-  static const double DefaultEvidenceCacheFraction;
+  // Share of the page cache the reads that knew their refaults must reach,
+  // in all since the last interval that did not know them, before their
+  // refault share counts.
+  static const double EvidenceCacheFraction;
 
   // One interval: GC cost above the goal (CPU s; < 0 takes back rent down to
-  // none if `drains`, else adds nothing; NaN adds nothing), its I/O
+  // none; NaN adds nothing), its I/O
   // cost (CPU s), bytes read and refaulted (< 0: unknown), and the page cache
   // at its end (bytes; 0: any known read is evidence enough).
   void add(double gc_excess, double c_io, double read_bytes, double refault_bytes, double cache = 0.0);
@@ -119,8 +113,6 @@ class FlexHeapEvictionCredit {
   double _known_total;  // bytes those intervals read since the last one that did not know, not decayed
   double _evidence;     // _known_total below this: the refault share is too young to count
   const double _saturation;
-  const bool _drains;
-  const double _evidence_fraction;
 };
 
 #endif // SHARE_GC_G1_FLEXHEAP_FLEXHEAPEVICTIONCREDIT_HPP

@@ -49,30 +49,19 @@
 #include "utilities/align.hpp"
 
 FlexHeapConfig G1FlexHeap::config() {
-  FlexHeapConfig cfg = FlexHeapConfig();
-  cfg.policy = G1FlexHeapArguments::is_paper_policy() ? FlexHeapPolicyKind::Paper : FlexHeapPolicyKind::Balance;
+  const bool paper = G1FlexHeapArguments::is_paper_policy();
+  FlexHeapConfig cfg = FlexHeapController::default_config(paper ? FlexHeapPolicyKind::Paper : FlexHeapPolicyKind::Balance);
   cfg.gc_time_ratio = (double)FlexHeapGCTimeRatio;
+  cfg.cache_reserve = (double)FlexHeapCacheReservePercent / 100.0;
+  cfg.rent_refault_saturation = (double)FlexHeapRentRefaultSaturationPercent / 100.0;
   cfg.history_length = FlexHeapHistoryLength;
   cfg.min_scale = FlexHeapMinScaleFactor;
   cfg.max_scale = FlexHeapMaxScaleFactor;
   cfg.expand_percent = (double)G1ExpandByPercentOfAvailable;
   cfg.static_step_percent = FlexHeapStaticStepPercent;
-  cfg.cost_as_rate = FlexHeapCostAsRate;
+  // The balance policy logs its averages as rates; the paper's are per interval unless asked.
+  cfg.cost_as_rate = paper ? FlexHeapCostAsRate : true;
   cfg.negligible_percent = FlexHeapNegligibleCostPercent;
-  cfg.cache_reserve = (double)FlexHeapCacheReservePercent / 100.0;
-  cfg.rent_price_min_io = (double)FlexHeapRentPriceMinIOPercent / 100.0;
-  cfg.rent_filling_cache = FlexHeapRentFillingCache;
-  cfg.rent_credit_drains = FlexHeapRentCreditDrains;
-  cfg.refault_evidence = (double)FlexHeapRefaultEvidencePercent / 100.0;
-  cfg.io_idle_cap = FlexHeapIOCostIdleCap;
-  cfg.conc_idle_cap = FlexHeapConcCostIdleCap;
-  cfg.balance_max_gc = (double)FlexHeapBalanceMaxGCPercent / 100.0;
-  cfg.activated_refaults = FlexHeapActivatedRefaults;
-  cfg.rent_refault_saturation = (double)FlexHeapRentRefaultSaturationPercent / 100.0;
-  cfg.recent_phase_shift = FlexHeapRecentPhaseShift;
-  cfg.shrink_needs_stalls = FlexHeapBalanceShrinkNeedsStalls;
-  cfg.early_gc_survival = (double)FlexHeapEarlyGCSurvivalPercent / 100.0;
-  cfg.live_growth_rent_free = FlexHeapLiveGrowthRentFree;
   return cfg;
 }
 
@@ -80,7 +69,7 @@ G1FlexHeap::G1FlexHeap(G1CollectedHeap* g1h, const FlexHeapConfig& cfg, FlexHeap
   _g1h(g1h),
   _controller(cfg),
   _iostall(iostall),
-  _signals(new G1FlexHeapSignals(g1h, iostall, _controller.uses_idle_cpu())),
+  _signals(new G1FlexHeapSignals(g1h, iostall)),
   _proactive(new G1FlexHeapProactiveGCTask(iostall, _signals)),
   _last_pause_end_ns(os::javaTimeNanos()),
   _last_stall_ns(iostall->total_stall_ns()),
@@ -100,11 +89,6 @@ G1FlexHeap* G1FlexHeap::create(G1CollectedHeap* g1h) {
                               "so there is nothing to resize", MaxHeapSize / M);
     FLAG_SET_ERGO(UseFlexHeap, false);
     return nullptr;
-  }
-  if (!FlexHeapIOStall::valid_backend_name(FlexHeapIOStallBackend)) {
-    log_warning(gc, flexheap)("FlexHeapIOStallBackend=%s is not one of auto, bpf, delayacct, psi, none; using auto",
-                              FlexHeapIOStallBackend);
-    FLAG_SET_ERGO(FlexHeapIOStallBackend, "auto");
   }
   FlexHeapIOStall* iostall = new FlexHeapIOStall();
   const FlexHeapConfig cfg = config();
@@ -140,32 +124,11 @@ G1FlexHeap* G1FlexHeap::create(G1CollectedHeap* g1h) {
                          fh->_signals->samples_stall() ? "; stall sampled off the pause" : "",
                          MaxHeapSize / M, MinHeapSize / M, (uint)os::active_processor_count(),
                          (size_t)os::physical_memory() / M, ceiling_note);
-  if (cfg.policy == FlexHeapPolicyKind::Balance && FlexHeapBalanceMaxGCPercent > 0) {
-    log_info(gc, flexheap)("The balance rule trades at most %u%% of the mutators' CPUs in GC for page cache",
-                           FlexHeapBalanceMaxGCPercent);
-  }
-  if (FlexHeapActivatedRefaults) {
-    log_info(gc, flexheap)("Reads a larger page cache could save: twice the refaults the kernel activated, from %s",
-                           fh->_signals->activations_source());
-  }
-  // The experimental settings say so when given, as above, so that a log
-  // shows which controller sized the heap.
+  // A tuning knob given says so, so that a log shows which controller sized the heap.
   if (cfg.policy == FlexHeapPolicyKind::Balance && !FLAG_IS_DEFAULT(FlexHeapRentRefaultSaturationPercent)) {
     log_info(gc, flexheap)("The page-cache rent prices an evicted byte as a whole re-read from a refault share "
                            "of %u%% on (FlexHeapRentRefaultSaturationPercent)",
                            FlexHeapRentRefaultSaturationPercent);
-  }
-  if (cfg.policy == FlexHeapPolicyKind::Balance && FlexHeapRecentPhaseShift) {
-    log_info(gc, flexheap)("The cost window also restarts when its newest quarter shifts away from the rest "
-                           "(FlexHeapRecentPhaseShift)");
-  }
-  if (cfg.policy == FlexHeapPolicyKind::Balance && FlexHeapBalanceShrinkNeedsStalls) {
-    log_info(gc, flexheap)("The balance rule shrinks the heap only at a pause whose interval stalled on I/O "
-                           "(FlexHeapBalanceShrinkNeedsStalls)");
-  }
-  if (cfg.policy == FlexHeapPolicyKind::Balance && FlexHeapLiveGrowthRentFree) {
-    log_info(gc, flexheap)("The page-cache rent does not charge headroom for the old data's growth from one Remark "
-                           "to the next (FlexHeapLiveGrowthRentFree)");
   }
   return fh;
 }
@@ -282,23 +245,36 @@ size_t G1FlexHeap::full_gc_floor(size_t allocation_word_size) const {
   return clamp(align_up(floor, G1HeapRegion::GrainBytes), MinHeapSize, MaxHeapSize);
 }
 
-void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size) {
-  assert_at_safepoint_on_vm_thread();
-  assert((kind == Full) == _g1h->collector_state()->in_full_gc(), "pause kind %s", kind_name(kind));
-  EventFlexHeapDecision event;  // timed: its duration is the decision's cost
-  const jlong start_ns = os::javaTimeNanos();
-
-  // The interval runs from the end of the previous decision to the end of
-  // this one; mutators stopped when this safepoint began. A second decision
-  // in the same safepoint (a full GC after a young GC that could not satisfy
-  // an allocation) has no mutator time: all of it since the first is GC.
-  jlong pause_begin_ns = SafepointTracing::start_of_safepoint();
-  if (pause_begin_ns < _last_pause_end_ns) {
-    pause_begin_ns = _last_pause_end_ns;
+// No GC cost asks for the heap (FlexHeapDecision::gc_goal_met): at a Remark
+// or full GC the heap shrinks at least as far as stock G1 shrinks it there
+// (to MaxHeapFreeRatio free), so that a JVM past its peak never holds more
+// memory than stock G1 would. Returns whether G1's shrink replaced the step.
+bool G1FlexHeap::shrink_as_g1(FlexHeapAction& action, size_t& request, size_t allocation_word_size) const {
+  if (action == FlexHeapAction::Grow) {
+    return false;
   }
+  bool expand = false;
+  const size_t amount = _g1h->_heap_sizing_policy->full_collection_resize_amount(expand, allocation_word_size);
+  const size_t g1 = expand ? 0 : align_down(amount, G1HeapRegion::GrainBytes);
+  const size_t ours = action == FlexHeapAction::Shrink ? request : 0;
+  if (g1 <= ours) {
+    return false;
+  }
+  assert(g1 <= _g1h->capacity() - MinHeapSize, "G1's shrink %zu stays above the min heap", g1);
+  action = FlexHeapAction::Shrink;
+  request = g1;
+  return true;
+}
+
+// The interval's signals: from the end of the previous decision to now;
+// mutators stopped when this safepoint began. A second decision in the same
+// safepoint (a full GC after a young GC that could not satisfy an
+// allocation) has no mutator time: all of it since the first is GC.
+FlexHeapSample G1FlexHeap::sample(PauseKind kind, jlong start_ns, uint64_t* stall_now) {
+  jlong pause_begin_ns = MAX2(SafepointTracing::start_of_safepoint(), _last_pause_end_ns);
   pause_begin_ns = MIN2(pause_begin_ns, start_ns);
   const G1FlexHeapSignals::Reading r = _signals->consume();
-  const uint64_t stall_now = r.stall_sampled ? r.stall_ns : _iostall->total_stall_ns();
+  *stall_now = r.stall_sampled ? r.stall_ns : _iostall->total_stall_ns();
 
   FlexHeapSample s = FlexHeapSample();
   s.t_stw = (double)(start_ns - pause_begin_ns) / NANOSECS_PER_SEC;
@@ -308,7 +284,7 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   s.cores = (unsigned)os::active_processor_count();
   s.mutators = (unsigned)MAX2(ThreadService::get_live_thread_count(), 1);
   s.io_available = _iostall->is_available();
-  s.io_stall = (double)(stall_now - MIN2(_last_stall_ns, stall_now)) / NANOSECS_PER_SEC;
+  s.io_stall = (double)(*stall_now - MIN2(_last_stall_ns, *stall_now)) / NANOSECS_PER_SEC;
   // The sampler's busy rate (at most SampleIntervalMs old) over this interval.
   s.proc_cpu = r.proc_busy >= 0.0 ? r.proc_busy * (s.t_stw + s.t_mut) : -1.0;
   s.committed = _g1h->capacity();
@@ -328,62 +304,67 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   s.cache_signals = r.cache_signals;
   s.refault_bytes = (double)r.refault_bytes;
   s.read_bytes = (double)r.read_bytes;
-  s.activate_bytes = r.activations_valid ? (double)r.activate_bytes : -1.0;
   s.memory_limit = r.memory_limit;
   s.non_heap = r.non_heap;
   s.allocation_pause = kind == Young && is_allocation_cause(_g1h->gc_cause());
   s.requested_pause = kind != Remark && is_requested_cause(_g1h->gc_cause());
-  s.remark_pause = kind == Remark;
   assert(s.t_stw >= 0.0 && s.t_mut >= 0.0, "interval times are not negative");
   assert(s.committed >= MinHeapSize && s.committed <= MaxHeapSize,
          "committed %zu outside [%zu, %zu]", s.committed, MinHeapSize, MaxHeapSize);
+  return s;
+}
 
-  FlexHeapDecision d = _controller.decide(s);
-  const jlong decided_ns = os::javaTimeNanos();
-  Atomic::store(&_expansion_ceiling, d.ceiling);
-  assert(d.action == FlexHeapAction::None || d.bytes > 0, "an action has a size");
-  assert(is_aligned(d.bytes, G1HeapRegion::GrainBytes), "decision %zu not region aligned", d.bytes);
+// The step G1 itself takes where the controller leaves a pause to it: an
+// explicit full GC (System.gc(), jcmd, a heap dump, WhiteBox) says nothing
+// about the workload's costs, and FlexHeapDecision::stock_sizing. JDK 25's
+// G1 expands after a young GC and resizes by the free ratios at Remark and
+// full GCs.
+void G1FlexHeap::stock_step(PauseKind kind, size_t allocation_word_size, Step& st) const {
+  bool expand = kind == Young;
+  const size_t amount = kind == Young ? _g1h->_heap_sizing_policy->young_collection_expansion_amount()
+                                      : _g1h->_heap_sizing_policy->full_collection_resize_amount(expand, allocation_word_size);
+  st.action = amount == 0 ? FlexHeapAction::None : (expand ? FlexHeapAction::Grow : FlexHeapAction::Shrink);
+  st.request = expand ? align_up(amount, G1HeapRegion::GrainBytes) : align_down(amount, G1HeapRegion::GrainBytes);
+}
 
-  // After a full GC the heap keeps MinHeapFreeRatio free, as G1 does, so
-  // that the application can run at all (no new OutOfMemoryError): FlexHeap
-  // grows to that floor and shrinks no further than it.
-  FlexHeapAction action = d.action;
-  size_t request = d.bytes;
-  bool floor_bound = false;
-  size_t floor = 0;
-  // A full GC someone asked for (System.gc(), jcmd, a heap dump, WhiteBox)
-  // says nothing about the workload's costs: it resizes as stock G1 does,
-  // to between Min- and MaxHeapFreeRatio free.
-  const bool explicit_full = kind == Full && GCCause::is_explicit_full_gc(_g1h->gc_cause());
-  // So does a pause the controller leaves to G1 (FlexHeapDecision::stock_sizing):
-  // JDK 25's G1 expands after a young GC and resizes by the free ratios at
-  // Remark and full GCs.
-  const bool stock = explicit_full || d.stock_sizing;
-  if (stock) {
-    bool expand = kind == Young;
-    const size_t amount = kind == Young ? _g1h->_heap_sizing_policy->young_collection_expansion_amount()
-                                        : _g1h->_heap_sizing_policy->full_collection_resize_amount(expand, allocation_word_size);
-    action = amount == 0 ? FlexHeapAction::None : (expand ? FlexHeapAction::Grow : FlexHeapAction::Shrink);
-    request = expand ? align_up(amount, G1HeapRegion::GrainBytes) : align_down(amount, G1HeapRegion::GrainBytes);
-  } else if (kind == Full) {
-    floor = full_gc_floor(allocation_word_size);
-    bool grow = action == FlexHeapAction::Grow;
-    size_t bytes = action == FlexHeapAction::None ? 0 : request;
-    floor_bound = flexheap_bound_by_floor(grow, bytes, _g1h->capacity(), floor, G1HeapRegion::GrainBytes);
-    if (floor_bound) {
-      action = bytes == 0 ? FlexHeapAction::None : (grow ? FlexHeapAction::Grow : FlexHeapAction::Shrink);
-      request = bytes;
-    }
-    assert(_g1h->capacity() + (action == FlexHeapAction::Grow ? request : 0) -
-           (action == FlexHeapAction::Shrink ? request : 0) >= floor,
-           "a step at a full GC ends at or above the MinHeapFreeRatio floor (%zu)", floor);
+// After a full GC the heap keeps MinHeapFreeRatio free, as G1 does, so that
+// the application can run at all (no new OutOfMemoryError): FlexHeap grows
+// to that floor and shrinks no further than it.
+void G1FlexHeap::bound_by_full_gc_floor(size_t allocation_word_size, Step& st) const {
+  st.floor = full_gc_floor(allocation_word_size);
+  bool grow = st.action == FlexHeapAction::Grow;
+  size_t bytes = st.action == FlexHeapAction::None ? 0 : st.request;
+  st.floor_bound = flexheap_bound_by_floor(grow, bytes, _g1h->capacity(), st.floor, G1HeapRegion::GrainBytes);
+  if (st.floor_bound) {
+    st.action = bytes == 0 ? FlexHeapAction::None : (grow ? FlexHeapAction::Grow : FlexHeapAction::Shrink);
+    st.request = bytes;
   }
+  assert(_g1h->capacity() + (st.action == FlexHeapAction::Grow ? st.request : 0) -
+         (st.action == FlexHeapAction::Shrink ? st.request : 0) >= st.floor,
+         "a step at a full GC ends at or above the MinHeapFreeRatio floor (%zu)", st.floor);
+}
+
+// The decision as G1 applies it: the controller's step, G1's own where it
+// sizes the pause, bounded at a full GC, and never less returned than G1
+// would (shrink_as_g1). Records what was applied in the controller.
+G1FlexHeap::Step G1FlexHeap::apply(PauseKind kind, const FlexHeapDecision& d, const FlexHeapSample& s,
+                                   size_t allocation_word_size) {
+  Step st = Step();
+  st.action = d.action;
+  st.request = d.bytes;
+  st.explicit_full = kind == Full && GCCause::is_explicit_full_gc(_g1h->gc_cause());
+  const bool stock = st.explicit_full || d.stock_sizing;
+  if (stock) {
+    stock_step(kind, allocation_word_size, st);
+  } else if (kind == Full) {
+    bound_by_full_gc_floor(allocation_word_size, st);
+  }
+  st.g1_shrink = !stock && kind != Young && d.gc_goal_met && shrink_as_g1(st.action, st.request, allocation_word_size);
   const jlong apply_start_ns = os::javaTimeNanos();
-  size_t applied = 0;
-  if (action == FlexHeapAction::Grow && request > 0) {
-    applied = apply_grow(request, kind);
-  } else if (action == FlexHeapAction::Shrink && request > 0) {
-    applied = apply_shrink(request, kind);
+  if (st.action == FlexHeapAction::Grow && st.request > 0) {
+    st.applied = apply_grow(st.request, kind);
+  } else if (st.action == FlexHeapAction::Shrink && st.request > 0) {
+    st.applied = apply_shrink(st.request, kind);
   }
   if (kind == Full && !stock) {
     // G1's own computation checks FlexHeap's result (an explicit full GC
@@ -392,59 +373,80 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
     size_t more = _g1h->_heap_sizing_policy->full_collection_resize_amount(expand, allocation_word_size);
     if (expand && more > 0 && _g1h->capacity() < MaxHeapSize) {
       size_t extra = apply_grow(MIN2(align_up(more, G1HeapRegion::GrainBytes), MaxHeapSize - _g1h->capacity()), kind);
-      if (action == FlexHeapAction::Shrink) {
-        applied = applied > extra ? applied - extra : 0;
+      if (st.action == FlexHeapAction::Shrink) {
+        st.applied = st.applied > extra ? st.applied - extra : 0;
       } else {
-        action = FlexHeapAction::Grow;
-        applied += extra;
+        st.action = FlexHeapAction::Grow;
+        st.applied += extra;
       }
-      floor_bound = true;
+      st.floor_bound = true;
     }
   }
   // A shrink removes at most what it was asked to; only a failed expansion
   // can leave the heap below the floor.
-  assert(kind != Full || stock || _g1h->capacity() >= floor ||
-         (action == FlexHeapAction::Grow && applied < request),
-         "committed %zu below the full-GC floor %zu after FlexHeap's step",
-         _g1h->capacity(), floor);
-  const jlong apply_end_ns = os::javaTimeNanos();
-  const FlexHeapAction applied_action = applied > 0 ? action : FlexHeapAction::None;
-  if (applied_action != FlexHeapAction::None) {
-    _controller.record_applied(applied_action, applied, s);
+  assert(kind != Full || stock || _g1h->capacity() >= st.floor ||
+         (st.action == FlexHeapAction::Grow && st.applied < st.request),
+         "committed %zu below the full-GC floor %zu after FlexHeap's step", _g1h->capacity(), st.floor);
+  st.apply_ns = os::javaTimeNanos() - apply_start_ns;
+  if (st.applied == 0) {
+    st.action = FlexHeapAction::None;
+  } else {
+    _controller.record_applied(st.action, st.applied, s);
   }
+  return st;
+}
+
+// The balance rule wants less than what a young GC left used: the next young
+// pause starts a concurrent cycle, whose Remark returns the dead old regions
+// (as G1 does when occupancy crosses IHOP). In a mixed phase G1 would wait
+// for its end, one mixed pause per proactive interval; our proactive pause
+// drops the phase's candidates instead, once (see ends_mixed_phase()), as a
+// user-requested concurrent cycle does (G1Policy::decide_on_concurrent_start_pause).
+// Not from a concurrent start pause: it is starting that cycle, and G1Policy
+// asserts the request was consumed by its end.
+void G1FlexHeap::request_marking(PauseKind kind, const FlexHeapDecision& d, const FlexHeapSample& s) {
   G1CollectorState* const state = _g1h->collector_state();
   // Who started the cycle whose candidates a later mixed phase holds (ends_mixed_phase()).
   if (kind == Young && state->in_concurrent_start_gc()) {
     _own_marking = _g1h->gc_cause() == GCCause::_g1_flexheap_proactive_collection;
   }
-  // The balance rule wants less than what a young GC left used: the next
-  // young pause starts a concurrent cycle, whose Remark returns the dead old
-  // regions (as G1 does when occupancy crosses IHOP). In a mixed phase G1
-  // would wait for its end, one mixed pause per proactive interval; our
-  // proactive pause drops the phase's candidates instead, once (see
-  // ends_mixed_phase()), as a user-requested concurrent cycle does
-  // (G1Policy::decide_on_concurrent_start_pause). Not from a concurrent
-  // start pause: it is starting that cycle, and G1Policy asserts the request
-  // was consumed by its end (as G1Policy::maybe_start_marking() never runs there).
   if (d.start_marking && kind == Young && !state->in_concurrent_start_gc() &&
       !state->mark_or_rebuild_in_progress() && !state->initiate_conc_mark_if_possible()) {
     state->set_initiate_conc_mark_if_possible(true);
     log_debug(gc, flexheap)("GC(%u) requesting a concurrent cycle: target %zuM below the least heap over used %zuM",
                             GCId::current_or_undefined(), d.target / M, s.used_after / M);
   }
+}
+
+void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size) {
+  assert_at_safepoint_on_vm_thread();
+  assert((kind == Full) == _g1h->collector_state()->in_full_gc(), "pause kind %s", kind_name(kind));
+  EventFlexHeapDecision event;  // timed: its duration is the decision's cost
+  const jlong start_ns = os::javaTimeNanos();
+  uint64_t stall_now;
+  const FlexHeapSample s = sample(kind, start_ns, &stall_now);
+  const FlexHeapDecision d = _controller.decide(s);
+  const jlong decide_ns = os::javaTimeNanos() - start_ns;
+  Atomic::store(&_expansion_ceiling, d.ceiling);
+  assert(is_aligned(d.bytes, G1HeapRegion::GrainBytes), "decision %zu not region aligned", d.bytes);
+  const Step st = apply(kind, d, s, allocation_word_size);
+  request_marking(kind, d, s);
   assert(_g1h->capacity() >= MinHeapSize && _g1h->capacity() <= MaxHeapSize,
          "committed %zu outside [%zu, %zu]", _g1h->capacity(), MinHeapSize, MaxHeapSize);
-
   _last_stall_ns = stall_now;
   _last_pause_end_ns = os::javaTimeNanos();
+  log_decision(kind, s, d, st, decide_ns, _last_pause_end_ns - start_ns, event);
+}
 
-  const char* policy = _controller.config().policy == FlexHeapPolicyKind::Paper ? "paper" : "balance";
+void G1FlexHeap::log_decision(PauseKind kind, const FlexHeapSample& s, const FlexHeapDecision& d, const Step& st,
+                              jlong decide_ns, jlong total_ns, EventFlexHeapDecision& event) const {
+  const char* policy = FlexHeapController::policy_name(_controller.config().policy);
   const char* reason = d.reason != nullptr ? d.reason : "none";
   char reason_buf[96];
-  if (explicit_full || floor_bound || d.phase_shift || d.live_set_fell) {
-    jio_snprintf(reason_buf, sizeof(reason_buf), "%s%s%s%s", explicit_full ? "explicitGc,stock" : reason,
-                 floor_bound ? ",fullGcFloor" : "", d.phase_shift ? ",phaseShift" : "",
-                 d.live_set_fell ? ",liveSetFell" : "");
+  if (st.explicit_full || st.floor_bound || st.g1_shrink || d.phase_shift || d.live_set_fell) {
+    jio_snprintf(reason_buf, sizeof(reason_buf), "%s%s%s%s%s", st.explicit_full ? "explicitGc,stock" : reason,
+                 st.floor_bound ? ",fullGcFloor" : "", st.g1_shrink ? ",g1Shrink" : "",
+                 d.phase_shift ? ",phaseShift" : "", d.live_set_fell ? ",liveSetFell" : "");
     reason = reason_buf;
   }
   log_info(gc, flexheap)("GC(%u) decision state=%s action=%s bytes=%zu reason=%s C_gc=%.6f C_io=%.6f "
@@ -452,18 +454,18 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
                          "io_rate=%.6f refault=%.4f target=%zu used_after=%zu ceiling=%zu evict_allowance=%.0f "
                          "rent_free=%.0f",
                          GCId::current_or_undefined(), FlexHeapController::state_name(d.state),
-                         FlexHeapController::action_name(applied_action),
-                         applied, reason, d.c_gc, d.c_io, d.avg_tot, _g1h->capacity(), s.page_cache,
+                         FlexHeapController::action_name(st.action),
+                         st.applied, reason, d.c_gc, d.c_io, d.avg_tot, _g1h->capacity(), s.page_cache,
                          kind_name(kind), policy, d.gc_rate, d.io_rate, d.refault_fraction, d.target,
                          s.used_after, d.ceiling, d.eviction_allowance, d.rent_free);
   if (event.should_commit()) {
     event.set_gcId(GCId::current_or_undefined());
     event.set_pause(kind_name(kind));
     event.set_state(FlexHeapController::state_name(d.state));
-    event.set_action(FlexHeapController::action_name(applied_action));
+    event.set_action(FlexHeapController::action_name(st.action));
     event.set_reason(reason);
-    event.set_requested(request);
-    event.set_applied(applied);
+    event.set_requested(st.request);
+    event.set_applied(st.applied);
     event.set_gcCost(d.c_gc);
     event.set_ioCost(d.c_io);
     event.set_totalCostAverage(d.avg_tot);
@@ -480,12 +482,12 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   }
   log_debug(gc, flexheap)("GC(%u) inputs T_stw=%.6f T_mut=%.6f conc_cpu=%.6f G=%u N=%u M=%u stall=%.6f proc_cpu=%.6f io=%s "
                           "used=%zu free_regions=%zu eden_target=%zu committed=%zu max=%zu min=%zu "
-                          "refault_bytes=%.0f activate_bytes=%.0f read_bytes=%.0f cache_signals=%d floor=%zu "
+                          "refault_bytes=%.0f read_bytes=%.0f cache_signals=%d floor=%zu "
                           "memory_limit=%zu non_heap=%zu",
                           GCId::current_or_undefined(), s.t_stw, s.t_mut, s.conc_cpu, s.conc_threads, s.cores,
                           s.mutators, s.io_stall, s.proc_cpu, s.io_available ? _iostall->backend() : "none",
                           s.used, s.free_regions, s.eden_target_regions, s.committed, s.max_capacity,
-                          s.min_capacity, s.refault_bytes, s.activate_bytes, s.read_bytes, s.cache_signals, floor,
+                          s.min_capacity, s.refault_bytes, s.read_bytes, s.cache_signals, st.floor,
                           s.memory_limit, s.non_heap);
   log_debug(gc, flexheap)("GC(%u) costs C_stw=%.6f C_conc=%.6f C_gc=%.6f C_io=%.6f C_tot=%.6f "
                           "avg_gc=%.6f avg_io=%.6f avg_tot=%.6f prev_avg_tot=%.6f rel_gc=%.4f rel_io=%.4f "
@@ -494,9 +496,7 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
                           GCId::current_or_undefined(), d.c_stw, d.c_conc, d.c_gc, d.c_io, d.c_tot,
                           d.avg_gc, d.avg_io, d.avg_tot, d.prev_avg_tot, d.rel_gc, d.rel_io, d.rel_tot,
                           d.scale, d.cost_down, d.grow_slack, d.io_slack, d.gc_bias, d.bytes,
-                          (double)(decided_ns - start_ns) / 1000.0,
-                          (double)(apply_end_ns - apply_start_ns) / 1000.0,
-                          (double)(_last_pause_end_ns - start_ns) / 1000.0,
+                          (double)decide_ns / 1000.0, (double)st.apply_ns / 1000.0, (double)total_ns / 1000.0,
                           // the decision's own cost: signals, controller, request
-                          (double)(_last_pause_end_ns - start_ns - (apply_end_ns - apply_start_ns)) / 1000.0);
+                          (double)(total_ns - st.apply_ns) / 1000.0);
 }

@@ -27,6 +27,7 @@
 #include "memory/allocation.hpp"
 #include "utilities/globalDefinitions.hpp"
 
+class EventFlexHeapDecision;
 class FlexHeapIOStall;
 class G1CollectedHeap;
 class G1FlexHeapProactiveGCTask;
@@ -62,6 +63,26 @@ class G1FlexHeap : public CHeapObj<mtGC> {
   // After a full GC: the least committed heap that keeps MinHeapFreeRatio
   // free, as G1HeapSizingPolicy::full_collection_resize_amount() computes it.
   size_t full_gc_floor(size_t allocation_word_size) const;
+  bool shrink_as_g1(FlexHeapAction& action, size_t& request, size_t allocation_word_size) const;
+
+  // One decision's step as applied (resize_at_pause_end).
+  struct Step {
+    FlexHeapAction action;      // None if nothing was applied
+    size_t request;             // bytes asked of G1
+    size_t applied;             // bytes G1 committed or uncommitted
+    size_t floor;               // the full-GC floor (0: not a full GC)
+    bool explicit_full;         // an explicit full GC, sized as stock G1
+    bool floor_bound;           // the full-GC floor changed the step
+    bool g1_shrink;             // G1's shrink replaced a smaller one
+    jlong apply_ns;
+  };
+  FlexHeapSample sample(PauseKind kind, jlong start_ns, uint64_t* stall_now);
+  void stock_step(PauseKind kind, size_t allocation_word_size, Step& st) const;
+  void bound_by_full_gc_floor(size_t allocation_word_size, Step& st) const;
+  Step apply(PauseKind kind, const FlexHeapDecision& d, const FlexHeapSample& s, size_t allocation_word_size);
+  void request_marking(PauseKind kind, const FlexHeapDecision& d, const FlexHeapSample& s);
+  void log_decision(PauseKind kind, const FlexHeapSample& s, const FlexHeapDecision& d, const Step& st,
+                    jlong decide_ns, jlong total_ns, EventFlexHeapDecision& event) const;
 
  public:
   // Called from G1CollectedHeap::initialize(). Null when FlexHeap is off or

@@ -21,6 +21,7 @@
  */
 
 #include "gc/g1/flexheap/g1FlexHeapArguments.hpp"
+#include "gc/g1/flexheap/flexHeapIOStall.hpp"
 #include "gc/g1/jvmFlagConstraintsG1.hpp"
 #include "gc/shared/gcConfig.hpp"
 #include "gc/shared/gc_globals.hpp"
@@ -44,6 +45,16 @@ JVMFlag::Error FlexHeapPolicyConstraintFunc(ccstr value, bool verbose) {
   }
   JVMFlag::printError(verbose,
                       "FlexHeapPolicy (%s) must be one of: balance, paper\n",
+                      value != nullptr ? value : "");
+  return JVMFlag::VIOLATES_CONSTRAINT;
+}
+
+JVMFlag::Error FlexHeapIOStallBackendConstraintFunc(ccstr value, bool verbose) {
+  if (FlexHeapIOStall::valid_backend_name(value)) {
+    return JVMFlag::SUCCESS;
+  }
+  JVMFlag::printError(verbose,
+                      "FlexHeapIOStallBackend (%s) must be one of: auto, bpf, delayacct, psi, none\n",
                       value != nullptr ? value : "");
   return JVMFlag::VIOLATES_CONSTRAINT;
 }
@@ -81,15 +92,6 @@ jint G1FlexHeapArguments::initialize() {
                 "-XX:+UseFlexHeap requires the G1 collector (-XX:+UseG1GC); it cannot be used with %s\n",
                 GCConfig::hs_err_name());
     return JNI_EINVAL;
-  }
-  if (is_paper_policy()) {
-    // The paper compares costs per interval and lets any cost steer.
-    if (FLAG_IS_DEFAULT(FlexHeapCostAsRate)) {
-      FLAG_SET_ERGO(FlexHeapCostAsRate, false);
-    }
-    if (FLAG_IS_DEFAULT(FlexHeapNegligibleCostPercent)) {
-      FLAG_SET_ERGO(FlexHeapNegligibleCostPercent, 0u);
-    }
   }
   return JNI_OK;
 }

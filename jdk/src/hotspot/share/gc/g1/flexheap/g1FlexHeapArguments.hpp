@@ -33,9 +33,7 @@ class G1FlexHeapArguments : AllStatic {
   // selected picks G1, where ergonomics would pick Serial (one CPU or less
   // than 1792 MB), since FlexHeap sizes G1's heap.
   static void select_gc();
-  // After the collector is chosen: refuses any collector other than G1, and
-  // applies FlexHeapPolicy's defaults (paper: FlexHeapCostAsRate=false,
-  // FlexHeapNegligibleCostPercent=0 unless set).
+  // After the collector is chosen: refuses any collector other than G1.
   static jint initialize();
   // In Arguments::set_heap_size(), after the compressed-oops override check:
   // makes FlexHeapMaxRAMPercentage the ergonomic MaxRAMPercentage when

@@ -43,7 +43,7 @@
 G1FlexHeapProactiveGCTask::G1FlexHeapProactiveGCTask(FlexHeapIOStall* iostall, const G1FlexHeapSignals* signals) :
   G1ServiceTask("FlexHeap Proactive GC Task"),
   _iostall(iostall), _signals(signals),
-  _window_count(0), _window_next(0), _last_ns(0), _last_allocated(0),
+  _rates(FlexHeapProactiveAllocWindow), _last_ns(0), _last_allocated(0),
   _last_stall_ns(0), _last_refault_bytes(0), _last_read_bytes(0), _streak(0), _primed(false) { }
 
 jlong G1FlexHeapProactiveGCTask::total_allocated_bytes() {
@@ -52,25 +52,6 @@ jlong G1FlexHeapProactiveGCTask::total_allocated_bytes() {
     total += t->cooked_allocated_bytes();
   }
   return total;
-}
-
-double G1FlexHeapProactiveGCTask::window_average() const {
-  double sum = 0.0;
-  for (uint i = 0; i < _window_count; i++) {
-    sum += _window[i];
-  }
-  return _window_count > 0 ? sum / _window_count : 0.0;
-}
-
-void G1FlexHeapProactiveGCTask::push_rate(double rate) {
-  uint size = MIN2(FlexHeapProactiveAllocWindow, MaxWindow);
-  if (_window_count > size) {   // the manageable window shrank
-    _window_count = size;
-    _window_next = 0;
-  }
-  _window[_window_next] = rate;
-  _window_next = (_window_next + 1) % size;
-  _window_count = MIN2(_window_count + 1, size);
 }
 
 bool G1FlexHeapProactiveGCTask::blind_stalled(char* what, size_t len) {
@@ -116,8 +97,9 @@ void G1FlexHeapProactiveGCTask::execute() {
     double dt = (double)(now - _last_ns) / NANOSECS_PER_SEC;
     double rate = (double)MAX2(allocated - _last_allocated, (jlong)0) / dt;
     double stall_ratio = (double)(stall - MIN2(_last_stall_ns, stall)) / NANOSECS_PER_SEC / dt;
-    double avg = window_average();
-    bool low = _window_count > 0 && rate < 0.5 * avg;
+    // Rates are kept in MB/s: TruncatedSeq's sum of squares stays exact.
+    double avg = _rates.avg() * M;
+    bool low = _rates.num() > 0 && rate < 0.5 * avg;
     char why[128];
     bool stalled, very_stalled;
     if (_iostall->is_available()) {
@@ -136,7 +118,7 @@ void G1FlexHeapProactiveGCTask::execute() {
       // once.
       _streak = !stalled ? 0 : (very_stalled ? MAX2(_streak + 1, (uint)FlexHeapProactiveLowIntervals) : _streak + 1);
     } else {
-      push_rate(rate);
+      _rates.add(rate / M);
       _streak = 0;
     }
     log_debug(gc, flexheap)("proactive check: rate=%.1fMB/s avg=%.1fMB/s low=%d stalled=%d (%s) streak=%u",

@@ -24,6 +24,7 @@
 #define SHARE_GC_G1_FLEXHEAP_G1FLEXHEAPPROACTIVEGCTASK_HPP
 
 #include "gc/g1/g1ServiceThread.hpp"
+#include "utilities/numberSeq.hpp"
 
 class FlexHeapIOStall;
 class G1FlexHeapSignals;
@@ -42,13 +43,10 @@ class G1FlexHeapSignals;
 // rule): the one sign of an I/O phase that needs no privilege. With
 // FlexHeapProactiveGCInterval=0 it only polls the flag once a second.
 class G1FlexHeapProactiveGCTask : public G1ServiceTask {
-  static const uint MaxWindow = 100;
   static const uint HighStallFactor = 4;
   FlexHeapIOStall* const _iostall;
   const G1FlexHeapSignals* const _signals;
-  double _window[MaxWindow];   // recent busy-interval allocation rates (bytes/s)
-  uint _window_count;
-  uint _window_next;
+  TruncatedSeq _rates;         // recent busy-interval allocation rates (MB/s)
   jlong _last_ns;
   jlong _last_allocated;
   uint64_t _last_stall_ns;
@@ -58,8 +56,6 @@ class G1FlexHeapProactiveGCTask : public G1ServiceTask {
   bool _primed;
 
   static jlong total_allocated_bytes();
-  double window_average() const;
-  void push_rate(double rate);
   // Without a stall source: whether this interval re-read evicted cache
   // (sets *what for the log).
   bool blind_stalled(char* what, size_t len);

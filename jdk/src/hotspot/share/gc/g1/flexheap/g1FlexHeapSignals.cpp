@@ -54,23 +54,19 @@
 extern CgroupSubsystem* cgroup_subsystem;
 #endif
 
-G1FlexHeapSignals::G1FlexHeapSignals(G1CollectedHeap* g1h, FlexHeapIOStall* iostall, bool sample_proc_cpu) :
+G1FlexHeapSignals::G1FlexHeapSignals(G1CollectedHeap* g1h, FlexHeapIOStall* iostall) :
   G1ServiceTask("FlexHeap Signals Task"),
   _g1h(g1h),
   _iostall(iostall),
   _sample_stall(iostall->is_available() && iostall->is_slow()),
-  _sample_proc_cpu(sample_proc_cpu),
   _cache_key("Cached:"),
   _refault_key("workingset_refault_file "),
   _anon_key(nullptr),
-  _activate_key(nullptr),
   _num_threads(0),
   _conc_cpu_ns(0),
   _page_cache(0),
   _refaults_valid(false),
   _refault_pages(0),
-  _activations_valid(false),
-  _activate_pages(0),
   _io_valid(false),
   _read_bytes(0),
   _stall_ns(0),
@@ -80,7 +76,6 @@ G1FlexHeapSignals::G1FlexHeapSignals(G1CollectedHeap* g1h, FlexHeapIOStall* iost
   _proc_cpu_at_ns(0),
   _samples_since_resident(ResidentEverySamples),
   _consumed_refault_pages(0),
-  _consumed_activate_pages(0),
   _consumed_read_bytes(0),
   _consumed_proc_cpu_ns(-1),
   _consumed_proc_cpu_at_ns(0),
@@ -111,8 +106,6 @@ void G1FlexHeapSignals::find_memory_stat() {
   _cache_key = v1 ? "total_cache " : "file ";
   _refault_key = v1 ? "total_workingset_refault_file " : "workingset_refault_file ";
   _anon_key = v1 ? "total_rss " : "anon ";
-  // v1's memory.stat has no activations: those come from /proc/vmstat.
-  _activate_key = (FlexHeapActivatedRefaults && !v1) ? "workingset_activate_file " : nullptr;
 #endif
 }
 
@@ -151,28 +144,21 @@ static bool read_keys(const char* path, G1FlexHeapStatKey* keys, uint n) {
 }
 
 void G1FlexHeapSignals::sample_files(bool join) {
-  enum { Cache, Refault, Anon, Activate, NumKeys };
+  enum { Cache, Refault, Anon, NumKeys };
   G1FlexHeapStatKey stat[NumKeys] = { { _cache_key, 0, false }, { _refault_key, 0, false },
-                                      { _anon_key, 0, false }, { _activate_key, 0, false } };
+                                      { _anon_key, 0, false } };
   if (_stat_path[0] != '\0') {
     read_keys(_stat_path, stat, NumKeys);
-    if (FlexHeapActivatedRefaults && _activate_key == nullptr) {
-      G1FlexHeapStatKey vmstat[1] = { { "workingset_activate_file ", 0, false } };
-      read_keys("/proc/vmstat", vmstat, 1);
-      stat[Activate] = vmstat[0];
-    }
   } else {
     // No memory cgroup: the system's page cache (kB) and refaults, and our
     // own anonymous memory.
     G1FlexHeapStatKey meminfo[1] = { { "Cached:", 0, false } };
-    G1FlexHeapStatKey vmstat[2] = { { "workingset_refault_file ", 0, false },
-                                    { FlexHeapActivatedRefaults ? "workingset_activate_file " : nullptr, 0, false } };
+    G1FlexHeapStatKey vmstat[1] = { { "workingset_refault_file ", 0, false } };
     read_keys("/proc/meminfo", meminfo, 1);
-    read_keys("/proc/vmstat", vmstat, 2);
+    read_keys("/proc/vmstat", vmstat, 1);
     stat[Cache] = meminfo[0];
     stat[Cache].value *= K;
     stat[Refault] = vmstat[0];
-    stat[Activate] = vmstat[1];
 #ifdef LINUX
     os::Linux::meminfo_t info;
     if (os::Linux::query_process_memory_info(&info) && info.rssanon >= 0) {
@@ -211,10 +197,6 @@ void G1FlexHeapSignals::sample_files(bool join) {
   _refaults_valid = stat[Refault].found;
   if (stat[Refault].found) {
     _refault_pages = stat[Refault].value;
-  }
-  _activations_valid = stat[Activate].found;
-  if (stat[Activate].found) {
-    _activate_pages = stat[Activate].value;
   }
   _io_valid = io[0].found;
   if (io[0].found) {
@@ -345,9 +327,6 @@ static jlong process_cpu_ns() {
 }
 
 void G1FlexHeapSignals::sample_process_cpu(bool join) {
-  if (!_sample_proc_cpu) {
-    return;
-  }
   const jlong cpu = process_cpu_ns();
   const jlong at = os::javaTimeNanos();
   SuspendibleThreadSetJoiner sts(join);
@@ -367,7 +346,6 @@ void G1FlexHeapSignals::start() {
     _threads[i].ran = false;
   }
   _consumed_refault_pages = _refault_pages;
-  _consumed_activate_pages = _activate_pages;
   _consumed_read_bytes = _read_bytes;
   _g1h->service_thread()->register_task(this, SampleIntervalMs);
 }
@@ -403,10 +381,7 @@ G1FlexHeapSignals::Reading G1FlexHeapSignals::consume() {
   // Counters only grow; a reset (a cgroup move) counts as no refaults.
   r.refault_bytes = (_refault_pages - MIN2(_consumed_refault_pages, _refault_pages)) * os::vm_page_size();
   r.read_bytes = _read_bytes - MIN2(_consumed_read_bytes, _read_bytes);
-  r.activations_valid = _activations_valid;
-  r.activate_bytes = (_activate_pages - MIN2(_consumed_activate_pages, _activate_pages)) * os::vm_page_size();
   _consumed_refault_pages = _refault_pages;
-  _consumed_activate_pages = _activate_pages;
   _consumed_read_bytes = _read_bytes;
   r.stall_sampled = _sample_stall;
   r.stall_ns = _stall_ns;

@@ -36,8 +36,7 @@ class Thread;
 // or its usage (OSContainer::memory_usage_in_bytes(), kernel memory included),
 // the memory limit (os::physical_memory()), the bytes the JVM
 // read from storage (/proc/self/io), the CPU time of G1's concurrent threads
-// (one clock per thread), for FlexHeapIOCostIdleCap and FlexHeapConcCostIdleCap
-// the CPU time of the whole process (a clock the kernel sums over every
+// (one clock per thread), the CPU time of the whole process (a clock the kernel sums over every
 // thread) and, for the delay-accounting backend (one netlink query per
 // thread), the mutator I/O stall. A G1 service task samples them
 // every SampleIntervalMs and the pause reads the latest values, at most that
@@ -60,8 +59,6 @@ class G1FlexHeapSignals : public G1ServiceTask {
     bool     cache_signals;     // refault and read figures are valid
     uint64_t refault_bytes;     // page-cache refaults x page size
     uint64_t read_bytes;        // /proc/self/io read_bytes
-    bool     activations_valid; // activate_bytes is valid (FlexHeapActivatedRefaults only)
-    uint64_t activate_bytes;    // refaults the kernel activated x page size
     bool     stall_sampled;     // stall_ns comes from the sampler
     uint64_t stall_ns;          // total mutator stall (monotonic), if sampled
     size_t   memory_limit;      // bytes: os::physical_memory(), the container's limit if there is one
@@ -82,16 +79,12 @@ class G1FlexHeapSignals : public G1ServiceTask {
   G1CollectedHeap* const _g1h;
   FlexHeapIOStall* const _iostall;
   const bool _sample_stall;     // the stall source is too slow for a pause
-  const bool _sample_proc_cpu;  // FlexHeapIOCostIdleCap or FlexHeapConcCostIdleCap applies
 
   // Where S_io and the refaults come from.
   char _stat_path[512];             // memory.stat of our memory cgroup, "" if none
   const char* _cache_key;          // "total_cache " (v1), "file " (v2)
   const char* _refault_key;        // "total_workingset_refault_file " (v1), "workingset_refault_file " (v2)
   const char* _anon_key;           // "total_rss " (v1), "anon " (v2); without a cgroup os::Linux's RssAnon
-  // "workingset_activate_file " in memory.stat (v2), nullptr where it must
-  // come from /proc/vmstat (v1, no cgroup) or is not wanted.
-  const char* _activate_key;
 
   // Published by the sampler.
   ThreadCPU _threads[MaxThreads];
@@ -100,8 +93,6 @@ class G1FlexHeapSignals : public G1ServiceTask {
   size_t _page_cache;
   bool _refaults_valid;
   uint64_t _refault_pages;      // monotonic
-  bool _activations_valid;
-  uint64_t _activate_pages;     // monotonic
   bool _io_valid;
   uint64_t _read_bytes;         // monotonic
   uint64_t _stall_ns;           // monotonic, if _sample_stall
@@ -112,7 +103,6 @@ class G1FlexHeapSignals : public G1ServiceTask {
   uint _samples_since_resident;
   // As of the previous decision.
   uint64_t _consumed_refault_pages;
-  uint64_t _consumed_activate_pages;
   uint64_t _consumed_read_bytes;
   jlong _consumed_proc_cpu_ns;
   jlong _consumed_proc_cpu_at_ns;
@@ -127,9 +117,7 @@ class G1FlexHeapSignals : public G1ServiceTask {
   size_t heap_resident_bytes() const;
 
  public:
-  // sample_proc_cpu: sample the process's CPU time (FlexHeapIOCostIdleCap or
-  // FlexHeapConcCostIdleCap).
-  G1FlexHeapSignals(G1CollectedHeap* g1h, FlexHeapIOStall* iostall, bool sample_proc_cpu);
+  G1FlexHeapSignals(G1CollectedHeap* g1h, FlexHeapIOStall* iostall);
 
   // Takes a first sample and starts the periodic task.
   void start();
@@ -144,8 +132,6 @@ class G1FlexHeapSignals : public G1ServiceTask {
   bool cache_read_totals(uint64_t* refault_bytes, uint64_t* read_bytes) const;
 
   const char* page_cache_source() const { return _stat_path[0] != '\0' ? _stat_path : "/proc/meminfo"; }
-  // FlexHeapActivatedRefaults only.
-  const char* activations_source() const { return _activate_key != nullptr ? _stat_path : "/proc/vmstat (machine-wide)"; }
   bool samples_stall() const { return _sample_stall; }
 };
 
