@@ -154,8 +154,35 @@ def find_jdk26() -> Jdk:
     return Jdk(home, is_flexheap_build=False)
 
 
+LABEL_JDK_ENV = "FLEXHEAP_LABEL_JDK"
+
+
+def label_jdks(env: str | None = None) -> dict[str, Path]:
+    """$FLEXHEAP_LABEL_JDK, 'LABEL=DIR[,LABEL=DIR...]': a FlexHeap policy labelled POLICY@LABEL
+    runs on the JDK in DIR instead of the FlexHeap JDK, e.g. the previous default built into its
+    own folder, interleaved with the current one (--policies flexheap,flexheap@old)."""
+    text = os.environ.get(LABEL_JDK_ENV, "") if env is None else env
+    mapping: dict[str, Path] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        label, eq, home = part.partition("=")
+        if not eq or not label.strip() or not home.strip():
+            raise ValueError(f"${LABEL_JDK_ENV}: {part!r} is not LABEL=DIR")
+        mapping[label.strip().lower()] = Path(home.strip())
+    return mapping
+
+
+def _label_of(policy: Policy) -> str | None:
+    _, at, label = policy.name.partition("@")
+    return label if at else None
+
+
 def jdk_for_policy(policy: Policy, default: Jdk) -> Jdk:
-    """The JDK a policy runs on: `default` (the FlexHeap JDK or --jdk) or the JDK-26 baseline."""
+    """The JDK a policy runs on: `default` (the FlexHeap JDK or --jdk), the JDK $FLEXHEAP_LABEL_JDK
+    names for the policy's label, or the JDK-26 baseline."""
+    label = _label_of(policy)
+    home = label_jdks().get(label) if label else None
+    if home is not None and policy.jdk == JDK_FLEXHEAP:
+        return Jdk(home, supports_flexheap(str(home)))
     if policy.jdk == JDK_FLEXHEAP:
         return default
     if policy.jdk == JDK_26:
@@ -165,7 +192,17 @@ def jdk_for_policy(policy: Policy, default: Jdk) -> Jdk:
 
 def require_policy_jdks(policies: Iterable[Policy]) -> None:
     """Fail before any run when a named policy's own JDK (not the default one) is missing."""
+    homes = label_jdks()
     for policy in policies:
+        label = _label_of(policy)
+        if label in homes and policy.jdk == JDK_FLEXHEAP:
+            home = homes[label]
+            if not (home / "bin" / "java").exists():
+                raise MissingJdkError(f"policy {policy.name}: ${LABEL_JDK_ENV} names {home} for label "
+                                      f"{label!r}, which has no bin/java")
+            if policy.needs_flexheap and not supports_flexheap(str(home)):
+                raise MissingJdkError(f"policy {policy.name}: {home} has no -XX:+UseFlexHeap")
+            continue
         if policy.jdk == JDK_26:
             try:
                 find_jdk26()

@@ -391,3 +391,23 @@ def test_flexheap_variant_refuses_a_heap_percent_out_of_range(bad):
 def test_flexheap_variant_refuses_anything_but_flexheap_settings(bad):
     with pytest.raises(ValueError):
         parse_policy(bad)
+
+
+def test_a_label_runs_on_the_jdk_flexheap_label_jdk_names(tmp_path, monkeypatch):
+    from flexheap_harness import jdk as jdkmod
+    old = tmp_path / "old-jdk"
+    (old / "bin").mkdir(parents=True)
+    (old / "bin" / "java").write_text("#!/bin/sh\n")
+    monkeypatch.setenv(jdkmod.LABEL_JDK_ENV, f"old={old}")
+    monkeypatch.setattr(jdkmod, "supports_flexheap", lambda home: home == str(old))
+    default = jdkmod.Jdk(tmp_path / "current", True)
+    assert jdkmod.jdk_for_policy(parse_policy("flexheap@old"), default).home == old
+    assert jdkmod.jdk_for_policy(parse_policy("flexheap@new"), default) == default
+    assert jdkmod.jdk_for_policy(parse_policy("flexheap"), default) == default
+    jdkmod.require_policy_jdks([parse_policy("flexheap@old")])
+    monkeypatch.setenv(jdkmod.LABEL_JDK_ENV, f"old={tmp_path / 'missing'}")
+    with pytest.raises(jdkmod.MissingJdkError, match="no bin/java"):
+        jdkmod.require_policy_jdks([parse_policy("flexheap@old")])
+    monkeypatch.setenv(jdkmod.LABEL_JDK_ENV, "old")
+    with pytest.raises(ValueError, match="LABEL=DIR"):
+        jdkmod.label_jdks()
