@@ -22,10 +22,19 @@
 
 """Statistics over repeated runs: interleaving order, per-metric median/min/max, ratios
 with a 95% confidence interval: paired by repetition where the runs were interleaved (a
-Student-t interval of the mean log ratio), else a bootstrap of the ratio of medians."""
+Student-t interval of the mean log ratio), else a bootstrap of the ratio of medians.
+
+The verdict of a table (faster/slower or no difference) is Holm's step-down correction over
+the table's cells, each cell's p-value from the test its interval inverts (table_verdicts):
+the chance that a table calls any difference between identical configurations is at most
+FAMILY_ALPHA, however many cells it has. A 95% interval that excludes 1 is not enough: a table
+of many cells almost surely has some between identical configurations (flexheap_harness.calibration
+measures how often, on the A/A pairs of the committed results)."""
 
 from __future__ import annotations
 
+import itertools
+import math
 import statistics
 import warnings
 from typing import Any, Iterable, Sequence
@@ -34,6 +43,8 @@ import numpy as np
 from scipy import stats as sps
 
 CONFIDENCE = 0.95
+# The family-wise false-call rate of a table's verdicts (table_verdicts: Holm over its cells).
+FAMILY_ALPHA = 1.0 - CONFIDENCE
 N_RESAMPLES = 9999
 SEED = 20260101  # fixed: the same runs always give the same interval
 NO_DIFFERENCE = "no difference"
@@ -140,10 +151,180 @@ def _paired(values: dict[int, float], baseline: dict[int, float]) -> list[tuple[
 
 
 def verdict(ci: tuple[float, float] | None) -> str | None:
-    """'no difference' when the interval spans 1.0, None when there is no interval."""
+    """One cell on its own: 'no difference' when the interval spans 1.0, None when there is no
+    interval. A table's verdicts are table_verdicts' (Holm over its cells), not this."""
     if ci is None:
         return None
     return NO_DIFFERENCE if ci[0] <= 1.0 <= ci[1] else ("higher" if ci[0] > 1.0 else "lower")
+
+
+# ---------------------------------------------------------------- p-values and Holm's correction
+
+
+def _zero_spread_p(mean_log: float) -> float:
+    """The p of n identical log ratios: the t statistic's limit (the interval is the point itself,
+    paired_ratio_ci), 1 at a ratio of exactly 1, else 0."""
+    return 1.0 if mean_log == 0.0 else 0.0
+
+
+def paired_log_p(logs: np.ndarray) -> np.ndarray:
+    """Two-sided p-values of the one-sample t-test of mean 0, one per row of logs (cells x
+    repetitions, every row complete): the test whose interval paired_ratio_ci gives. Vectorized,
+    so that a calibration can test many simulated tables."""
+    logs = np.atleast_2d(np.asarray(logs, dtype=float))
+    n = logs.shape[1]
+    if n < 2:
+        raise ValueError("a paired t-test needs at least two repetitions")
+    mean = logs.mean(axis=1)
+    sd = logs.std(axis=1, ddof=1)
+    spread = np.ptp(logs, axis=1) > 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(spread, mean / (sd / np.sqrt(n)), 0.0)
+    p = np.where(spread, 2.0 * sps.t.sf(np.abs(t), n - 1), np.where(mean == 0.0, 1.0, 0.0))
+    return np.clip(p, 0.0, 1.0)
+
+
+def paired_p(pairs: Sequence[tuple[float, float]]) -> float | None:
+    """The p-value of (value, baseline) pairs under the paired t-test of their log ratios (the
+    interval of paired_ratio_ci excludes 1 exactly when p < 1 - confidence). None where
+    paired_ratio_ci gives no interval."""
+    if len(pairs) < 2 or any(not (v > 0 and b > 0) for v, b in pairs):
+        return None
+    logs = np.log(np.asarray([v / b for v, b in pairs], dtype=float))
+    return float(paired_log_p(logs[None, :])[0])
+
+
+def t_interval_p(ci: Sequence[float], n: int, confidence: float = CONFIDENCE) -> float | None:
+    """The p-value of a stored paired-t interval (results written before cells carried their p):
+    the interval is mean log ratio +- t(df) * se, so its centre and half-width give t. n is the
+    number of pairs (the cell's runs: a cell pairs only when both sides ran the same reps)."""
+    if n < 2 or len(ci) != 2 or not (ci[0] > 0 and ci[1] > 0) or ci[1] < ci[0]:
+        return None
+    lo, hi = math.log(ci[0]), math.log(ci[1])
+    mean, half = (lo + hi) / 2, (hi - lo) / 2
+    if half == 0.0:
+        return _zero_spread_p(mean)
+    se = half / float(sps.t.ppf(0.5 + confidence / 2, n - 1))
+    return float(min(1.0, 2.0 * sps.t.sf(abs(mean) / se, n - 1)))
+
+
+def permutation_p(values: Sequence[float], baseline: Sequence[float], n_resamples: int = N_RESAMPLES,
+                  seed: int = SEED) -> float | None:
+    """Two-sided permutation p-value that values and baseline come from one distribution, for runs that
+    do not pair (the cells whose interval is ratio_ci's bootstrap): the share of the ways to split the
+    pooled runs into groups of those sizes whose mean logs (means, where a value is not positive) differ
+    at least as much as the observed groups' do. Every split when there are at most n_resamples, else
+    n_resamples random ones (seeded, with the +1 of a Monte Carlo p). Unlike a p read off the
+    bootstrap, it holds its level with three runs a side, where it is never below 0.1 (2 of the 20
+    splits are as far apart as the farthest). None where ratio_ci gives no interval."""
+    a = [float(v) for v in values if v is not None]
+    b = [float(v) for v in baseline if v is not None]
+    if len(a) < 2 or len(b) < 2 or statistics.median(b) == 0:
+        return None
+    pooled = np.asarray(a + b)
+    if np.all(pooled > 0):
+        pooled = np.log(pooled)  # the mean log ratio, as the paired test's
+    observed = abs(float(np.mean(pooled[:len(a)]) - np.mean(pooled[len(a):])))
+    n, k = len(pooled), len(a)
+    if math.comb(n, k) <= n_resamples:
+        splits = np.asarray(list(itertools.combinations(range(n), k)))
+        mask = np.zeros((len(splits), n), dtype=bool)
+        mask[np.arange(len(splits))[:, None], splits] = True
+        extra = 0
+    else:
+        rng = np.random.default_rng(seed)
+        order = np.argsort(rng.random((n_resamples, n)), axis=1)
+        mask = np.zeros((n_resamples, n), dtype=bool)
+        mask[np.arange(n_resamples)[:, None], order[:, :k]] = True
+        extra = 1
+    groups = np.broadcast_to(pooled, mask.shape)
+    mine = groups[mask].reshape(len(mask), k).mean(axis=1)
+    theirs = groups[~mask].reshape(len(mask), n - k).mean(axis=1)
+    far = int(np.sum(np.abs(mine - theirs) >= observed * (1 - 1e-12)))
+    return float(min(1.0, (far + extra) / (len(mask) + extra)))
+
+
+def holm(pvalues: Sequence[float | None], alpha: float = FAMILY_ALPHA) -> list[bool]:
+    """Holm's step-down rejections: sorted ascending, the k-th smallest of the m p-values is
+    rejected while every one before it was and it is <= alpha / (m - k + 1). The chance of any
+    rejection among true nulls is at most alpha, whatever the dependence between the tests.
+    None (a cell without a test) is no member of the family and never rejected."""
+    order = sorted((i for i, p in enumerate(pvalues) if p is not None and math.isfinite(p)),
+                   key=lambda i: pvalues[i])  # type: ignore[index]
+    out = [False] * len(pvalues)
+    m = len(order)
+    for k, i in enumerate(order):
+        if pvalues[i] > alpha / (m - k):  # type: ignore[operator]
+            break
+        out[i] = True
+    return out
+
+
+def holm_adjusted(pvalues: Sequence[float | None]) -> list[float | None]:
+    """Holm-adjusted p-values: a cell is rejected at level a exactly when its adjusted p <= a."""
+    order = sorted((i for i, p in enumerate(pvalues) if p is not None and math.isfinite(p)),
+                   key=lambda i: pvalues[i])  # type: ignore[index]
+    out: list[float | None] = [None] * len(pvalues)
+    m, running = len(order), 0.0
+    for k, i in enumerate(order):
+        running = max(running, min(1.0, (m - k) * pvalues[i]))  # type: ignore[operator]
+        out[i] = running
+    return out
+
+
+def family_verdicts(cells: Sequence[tuple[float | None, Sequence[float] | None, float | None]],
+                    alpha: float = FAMILY_ALPHA) -> list[str | None]:
+    """The verdicts of one table's cells, each (ratio, interval, p): Holm over the cells with a p,
+    a cell called 'higher' or 'lower' only when Holm rejects it and its own interval excludes 1
+    too (so that no called cell shows an interval across 1); 'no difference' for the others; None
+    for a cell without an interval."""
+    rejected = holm([p if ci else None for _r, ci, p in cells], alpha)
+    out: list[str | None] = []
+    for (r, ci, _p), called in zip(cells, rejected):
+        if not ci or r is None:
+            out.append(None)
+        elif called and not (ci[0] <= 1.0 <= ci[1]):
+            out.append("higher" if ci[0] > 1.0 else "lower")
+        else:
+            out.append(NO_DIFFERENCE)
+    return out
+
+
+def cell_p(agg: dict[str, Any], policy: str, metric: str) -> float | None:
+    """The p-value of one cell of a comparison (policy's metric against the baseline's): the cell's
+    own "p" when it carries one (written since the verdicts are Holm's), else from its stored
+    paired-t interval, else (a bootstrap cell: runs that do not pair) the permutation test of the runs
+    stored beside it."""
+    d = (agg.get("table") or {}).get(policy, {}).get(metric) or {}
+    ci = d.get("ratio_ci")
+    if policy == agg.get("baseline") or not ci:
+        return None
+    if isinstance(d.get("p"), (int, float)):
+        return float(d["p"])
+    if d.get("ci_method") == PAIRED_T:
+        return t_interval_p(ci, int(d.get("n") or 0), float(agg.get("confidence", CONFIDENCE)))
+    runs = [s for s in agg.get("runs") or [] if s.get("ok")]
+    if not runs:
+        return None
+    values = [metrics_of(s).get(metric) for s in runs if s.get("policy") == policy]
+    base = [metrics_of(s).get(metric) for s in runs if s.get("policy") == agg.get("baseline")]
+    return permutation_p([v for v in values if v is not None], [v for v in base if v is not None])
+
+
+def table_verdicts(agg: dict[str, Any], metrics: Sequence[str] | None = None,
+                   policies: Sequence[str] | None = None) -> dict[tuple[str, str], str | None]:
+    """(policy, metric) -> verdict over one table of a comparison: the cells of those metrics (all
+    of the comparison's by default) of every policy but the baseline (or those given), as one
+    family (family_verdicts)."""
+    metrics = list(agg.get("metrics") or []) if metrics is None else list(metrics)
+    policies = [p for p in (agg.get("policies") if policies is None else policies) or []
+                if p != agg.get("baseline")]
+    keys = [(p, m) for p in policies for m in metrics]
+    cells = []
+    for p, m in keys:
+        d = (agg.get("table") or {}).get(p, {}).get(m) or {}
+        cells.append((d.get("ratio"), d.get("ratio_ci"), cell_p(agg, p, m)))
+    return dict(zip(keys, family_verdicts(cells)))
 
 
 def ratio_legend(agg: dict[str, Any]) -> str:
