@@ -45,7 +45,7 @@ from . import provenance
 from .integrity import UNBUDGETED
 from .runner import RunConfig, run_once, say
 from .sizes import format_size
-from .stats import NO_DIFFERENCE, aggregate, interleave, metric_info, ratio_legend
+from .stats import FAMILY_ALPHA, NO_DIFFERENCE, aggregate, interleave, metric_info, ratio_legend, table_verdicts
 from .warmup import DEFAULT_WARMUP  # the default of run_comparison, and of the CLI's --warmup
 
 
@@ -145,42 +145,53 @@ def _fmt(value: float | None, unit: str) -> str:
     return f"{value:.2f}"
 
 
-def ratio_text(d: dict[str, Any]) -> str:
-    """'x0.55 (CI 0.50-0.61)', 'x0.98 (CI 0.90-1.07) no difference', 'x0.55 (no CI: n<2)'."""
+def ratio_text(d: dict[str, Any], verdict: str | None = None) -> str:
+    """'x0.55 (CI 0.50-0.61)', 'x0.98 (CI 0.90-1.07) no difference', 'x0.55 (no CI: n<2)'; verdict
+    is the cell's in its table (table_verdicts), the stored one when not given."""
     if d.get("ratio") is None:
         return ""
     text = f"x{d['ratio']:.2f}"
     ci = d.get("ratio_ci")
     if ci:
         text += f" (CI {ci[0]:.2f}-{ci[1]:.2f})"
-        if d.get("verdict") == NO_DIFFERENCE:
+        if (verdict if verdict is not None else d.get("verdict")) == NO_DIFFERENCE:
             text += f" {NO_DIFFERENCE}"
     else:
         text += " (no CI: n<2)"
     return text
 
 
-def cell(d: dict[str, Any], unit: str, with_ratio: bool = True) -> str:
+def cell(d: dict[str, Any], unit: str, with_ratio: bool = True, verdict: str | None = None) -> str:
     if not d or d.get("median") is None:
         return "-"
     text = _fmt(d["median"], unit)
     if d.get("n", 0) > 1:
         text += f" [{_fmt(d['min'], unit)}..{_fmt(d['max'], unit)}]"
     if with_ratio and d.get("ratio") is not None:
-        text += " " + ratio_text(d)
+        text += " " + ratio_text(d, verdict)
     return text
 
 
-def _rows(agg: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+def family_text(verdicts: dict[tuple[str, str], str | None]) -> str:
+    """How a table's verdicts were made, with the size of its family."""
+    n = sum(1 for v in verdicts.values() if v is not None)
+    return (f"a difference is called (else '{NO_DIFFERENCE}') only where Holm's correction over the table's "
+            f"{n} cell{'s' if n != 1 else ''} with a CI rejects it (p from the test the CI inverts; family-wise "
+            f"false-call rate {FAMILY_ALPHA:.0%}) and the CI excludes 1")
+
+
+def _rows(agg: dict[str, Any]) -> tuple[list[str], list[list[str]], dict[tuple[str, str], str | None]]:
     tag = f" ({UNBUDGETED})" if agg.get("unbudgeted") else ""
     header = ["metric"] + [f"{p}{' (base)' if p == agg['baseline'] else ''}{tag}" for p in agg["policies"]]
+    verdicts = table_verdicts(agg)
     rows: list[list[str]] = []
     for m in agg["metrics"]:
         label, unit, higher = metric_info(m)
         name = f"{label}{' [' + unit + ']' if unit and unit != 'B' else ''} {'↑' if higher else '↓'}"
-        rows.append([name] + [cell(agg["table"][p].get(m, {}), unit, p != agg["baseline"]) for p in agg["policies"]])
+        rows.append([name] + [cell(agg["table"][p].get(m, {}), unit, p != agg["baseline"], verdicts.get((p, m)))
+                              for p in agg["policies"]])
     rows.append(["ok / failed runs"] + [f"{agg['ok_runs'][p]} / {agg['failed_runs'][p]}" for p in agg["policies"]])
-    return header, rows
+    return header, rows, verdicts
 
 
 def unbudgeted_banner(agg: dict[str, Any]) -> str | None:
@@ -203,34 +214,34 @@ def warmup_text(agg: dict[str, Any]) -> str:
     return f"{len(runs)} warm-up run(s) of {runs[0]['policy']} before the counted ones, not counted ({times})"
 
 
-def legend(agg: dict[str, Any]) -> str:
-    conf = int(round(100 * agg.get("confidence", 0.95)))
-    return (f"median [min..max] over ok runs; {ratio_legend(agg)}; '{NO_DIFFERENCE}' = the {conf}% "
-            f"interval spans 1.0; ↑ higher is better, ↓ lower is better; {warmup_text(agg)}")
+def legend(agg: dict[str, Any], verdicts: dict[tuple[str, str], str | None] | None = None) -> str:
+    verdicts = table_verdicts(agg) if verdicts is None else verdicts
+    return (f"median [min..max] over ok runs; {ratio_legend(agg)}; {family_text(verdicts)}; "
+            f"↑ higher is better, ↓ lower is better; {warmup_text(agg)}")
 
 
 def render_text(agg: dict[str, Any]) -> str:
-    header, rows = _rows(agg)
+    header, rows, verdicts = _rows(agg)
     lines = []
     banner = unbudgeted_banner(agg)
     if banner:
         lines.append(banner)
     lines.append(tabulate(rows, headers=header, tablefmt="simple", disable_numparse=True))
-    lines.append(legend(agg))
+    lines.append(legend(agg, verdicts))
     if banner:
         lines.append(banner)
     return "\n".join(lines)
 
 
 def render_markdown(agg: dict[str, Any]) -> str:
-    header, rows = _rows(agg)
+    header, rows, verdicts = _rows(agg)
     out = []
     banner = unbudgeted_banner(agg)
     if banner:
         out += [f"**{banner}**", ""]
     out.append(tabulate(rows, headers=header, tablefmt="github", disable_numparse=True))
     out.append("")
-    out.append(legend(agg) + ". Failed runs are not counted.")
+    out.append(legend(agg, verdicts) + ". Failed runs are not counted.")
     failed = [r for r in agg.get("runs", []) if not r.get("ok")]
     if failed:
         out.append("")
@@ -250,8 +261,10 @@ POLICY_ROW_METRICS = (
 
 def render_policy_rows(agg: dict[str, Any], fmt: str = "simple") -> str:
     """One row per policy: total time with [min..max], its ratio to the baseline with its
-    confidence interval and the verdict, and a few cost figures (the demo's closing table)."""
+    confidence interval and the verdict (Holm over this table's total-time cells), and a few cost
+    figures (the demo's closing table)."""
     tag = f" ({UNBUDGETED})" if agg.get("unbudgeted") else ""
+    verdicts = table_verdicts(agg, ["total_s"])
     conf = int(round(100 * agg.get("confidence", 0.95)))
     header = ["policy", "total time [s]", f"x {agg['baseline']}", f"{conf}% CI", "verdict"]
     header += [title for _m, title in POLICY_ROW_METRICS]
@@ -263,7 +276,8 @@ def render_policy_rows(agg: dict[str, Any], fmt: str = "simple") -> str:
         row = [p + (" (base)" if is_base else "") + tag, cell(t, "s", False),
                "1" if is_base else (f"x{t['ratio']:.2f}" if t.get("ratio") is not None else "-"),
                "-" if is_base else (f"{ci[0]:.2f}-{ci[1]:.2f}" if ci else "no CI: n<2"),
-               "" if is_base else {"lower": "faster", "higher": "slower"}.get(t.get("verdict"), t.get("verdict") or "-")]
+               "" if is_base else {"lower": "faster", "higher": "slower"}.get(v := verdicts.get((p, "total_s")),
+                                                                             v or "-")]
         for m, _title in POLICY_ROW_METRICS:
             row.append(_fmt(agg["table"][p].get(m, {}).get("median"), metric_info(m)[1]))
         rows.append(row)
@@ -273,7 +287,6 @@ def render_policy_rows(agg: dict[str, Any], fmt: str = "simple") -> str:
         lines.append(banner)
     lines.append(tabulate(rows, headers=header, tablefmt=fmt, disable_numparse=True))
     lines.append(f"total time: median [min..max] of {max(agg['ok_runs'].values(), default=0)} run(s); "
-                 f"{ratio_legend(agg)}; "
-                 f"'{NO_DIFFERENCE}' = the CI spans 1.0; other columns: medians; {warmup_text(agg)}")
+                 f"{ratio_legend(agg)}; {family_text(verdicts)}; other columns: medians; {warmup_text(agg)}")
     return "\n".join(lines)
 

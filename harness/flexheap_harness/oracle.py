@@ -38,6 +38,7 @@ oracle time / policy time (1.0 = as fast as the oracle, 0.9 = 10% less throughpu
 
 from __future__ import annotations
 
+import copy
 import json
 import statistics
 from pathlib import Path
@@ -47,7 +48,7 @@ import numpy as np
 from tabulate import tabulate
 
 from .integrity import UNBUDGETED
-from .stats import CONFIDENCE, NO_DIFFERENCE, SEED
+from .stats import CONFIDENCE, FAMILY_ALPHA, NO_DIFFERENCE, SEED, family_verdicts, paired_p, permutation_p
 
 N_RESAMPLES = 4000
 
@@ -163,6 +164,8 @@ def compute(summaries: Sequence[dict[str, Any]]) -> dict[str, Any]:
         rows.append(row)
 
     _bootstrap(rows, ok, statics, order, policies)
+    _best_static_p(rows, ok, best_static[0] if best_static else None)
+    _verdicts(rows)
 
     unbudgeted = sorted({str(r) for s in summaries if s.get("unbudgeted")
                          for r in (s.get("unbudgeted_reasons") or ["not enforced"])})
@@ -176,6 +179,7 @@ def compute(summaries: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "oracle_gain_over_best_static": (best_static[1] / oracle_s) if (best_static and oracle_s) else None,
         "policies": rows,
         "unbudgeted": unbudgeted,
+        "verdicts": "holm",  # vs_best_static: Holm over the rows (with_verdicts)
     }
 
 
@@ -214,8 +218,61 @@ def _bootstrap(rows: list[dict[str, Any]], ok: Sequence[dict[str, Any]], statics
         for name, ref in (("of_oracle", oracle_b), ("of_best_static", best)):
             lo, hi = np.percentile(ref / med, [lo_q, hi_q])
             row[name + "_ci"] = [float(lo), float(hi)]
-        ci = row["of_best_static_ci"]
-        row["vs_best_static"] = NO_DIFFERENCE if ci[0] <= 1.0 <= ci[1] else ("faster" if ci[0] > 1 else "slower")
+
+
+
+def _mix_by_rep(ok: Sequence[dict[str, Any]], policy: str) -> dict[int, float] | None:
+    """rep -> mix time of policy's runs; None when a run has no repetition number or shares one."""
+    out: dict[int, float] = {}
+    for s in ok:
+        t = mix_time(s) if s["policy"] == policy else None
+        if t is None:
+            continue
+        rep = s.get("rep")
+        if not isinstance(rep, int) or rep in out:
+            return None
+        out[rep] = t
+    return out
+
+
+def _best_static_p(rows: list[dict[str, Any]], ok: Sequence[dict[str, Any]], best: str | None) -> None:
+    """vs_best_static_p of every row with an interval: the p-value of its mix times against the best
+    static cap's, by the paired t-test where both ran the same repetitions (stats.paired_p), else the
+    permutation test (stats.permutation_p). The interval beside it stays the bootstrap's."""
+    if best is None:
+        return
+    base = _mix_by_rep(ok, best)
+    for row in rows:
+        if not row.get("of_best_static_ci"):
+            continue
+        mine = _mix_by_rep(ok, row["policy"])
+        if mine and base and set(mine) == set(base):
+            row["vs_best_static_p"] = paired_p([(mine[r], base[r]) for r in sorted(mine)])
+        else:
+            row["vs_best_static_p"] = permutation_p(
+                [t for s in ok if s["policy"] == row["policy"] for t in [mix_time(s)] if t is not None],
+                [t for s in ok if s["policy"] == best for t in [mix_time(s)] if t is not None])
+
+
+def _verdicts(rows: list[dict[str, Any]]) -> None:
+    """vs_best_static of every row with an interval: Holm over the table's rows (stats.family_verdicts)."""
+    cells = [(r.get("of_best_static"), r.get("of_best_static_ci"), r.get("vs_best_static_p")) for r in rows]
+    for row, v in zip(rows, family_verdicts(cells)):
+        if v is not None:
+            row["vs_best_static"] = {"higher": "faster", "lower": "slower"}.get(v, v)
+
+
+def with_verdicts(report: dict[str, Any], runs: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """A copy of a stored report whose vs_best_static are Holm's over its rows. A report written before
+    the rows carried their p gets them from its sweep's runs; without runs the rows have no p and are
+    called no difference."""
+    out = copy.deepcopy(report)
+    rows = out.get("policies") or []
+    if runs and any("vs_best_static_p" not in r for r in rows if r.get("of_best_static_ci")):
+        _best_static_p(rows, [s for s in runs if s.get("ok")], out.get("best_static"))
+    _verdicts(rows)
+    out["verdicts"] = "holm"
+    return out
 
 
 def _pct(x: float | None, rng: Sequence[float] | None = None, ci: Sequence[float] | None = None) -> str:
@@ -263,7 +320,11 @@ def render(report: dict[str, Any], fmt: str = "simple") -> str:
                  f"{_s(report['best_static_s'])} s" + (f" (oracle x{gain:.2f} its throughput)" if gain else "")
                  + ". Fractions = reference time / policy time over median mix times (sum of phase times), "
                    f"[min..max] over repetitions, {int(100 * CONFIDENCE)}% bootstrap CI (all runs resampled); "
-                   f"'{NO_DIFFERENCE}' = the CI of the fraction of the best static cap spans 100%.")
+                   + (f"'faster'/'slower' than the best static cap only where Holm's correction over the table's "
+                      f"rows rejects a fraction of 100% (family-wise {FAMILY_ALPHA:.0%}; p of the mix times against the "
+                      "best cap's: paired t by repetition, else a permutation test) "
+                      f"and its CI excludes 100%, else '{NO_DIFFERENCE}'." if report.get("verdicts") == "holm" else
+                      f"'{NO_DIFFERENCE}' = the CI of the fraction of the best static cap spans 100%."))
     return "\n".join(lines)
 
 

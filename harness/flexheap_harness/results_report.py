@@ -23,8 +23,10 @@
 """docs/results.md from the manifest and the result JSONs it names (`report`), and the check that
 the committed document is exactly that, with a command beside every table (`report --check`).
 
-The tables are the harness's own (compare.py, oracle.py, over the JSON's stored statistics:
-nothing is recomputed), so the document shows what the runs printed."""
+The tables are the harness's own (compare.py, oracle.py, over the JSON's stored statistics), so the
+document shows the runs' numbers. Their verdicts (faster, slower, no difference) are Holm's over each
+table's cells (stats.family_verdicts), p-values from the stored intervals or the stored runs, whatever
+rule the run printed."""
 
 from __future__ import annotations
 
@@ -197,11 +199,11 @@ def _tables(data: dict[str, Any], kind: str | None) -> list[str]:
     if kind in ("characterize", "iostall-overhead"):  # the tool's own printed table
         return ["```text", str(data["table"]).rstrip(), "```", ""]
     if kind == "oracle":
-        return [_blank_around_tables(oracle.render(data, "github")), ""]
+        return [_blank_around_tables(oracle.render(oracle.with_verdicts(data), "github")), ""]
     parts = [render_policy_rows(data, "github"), render_markdown(data)]
     if data.get("oracle"):
         parts.append("Best static cap and per-phase oracle of this sweep:")
-        parts.append(oracle.render(data["oracle"], "github"))
+        parts.append(oracle.render(oracle.with_verdicts(data["oracle"], data.get("runs")), "github"))
     return [_blank_around_tables(p.rstrip()) + "\n" for p in parts]
 
 

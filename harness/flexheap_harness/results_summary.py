@@ -39,8 +39,10 @@ from tabulate import tabulate
 
 from . import stats
 
-# The columns, in the order issue 10 names the bar; a policy an entry did not run shows "-".
+# The columns, in the order issue 10 names the bar; a policy an entry did not run shows "-", but an
+# OPTIONAL one is left out of a table where no row ran it.
 BASELINES = ("g1-50", "g1-90", "vg1", "g1-26", "g1-27like", "flexheap-paper")
+OPTIONAL: tuple[str, ...] = ()
 BEST_STATIC = "best static cap"
 TITLE = "Summary: the default against every baseline"
 BUILD = re.compile(r"FlexHeap (\S+)")  # a hash, or hash-dirty for a build of an uncommitted tree
@@ -146,25 +148,52 @@ def check_row(data: dict[str, Any], summary: Summary, where: str) -> None:
         raise SummaryError(f"{where}: has a label but fewer than 2 ok runs of {summary.policy}")
 
 
-def ratio_cell(data: dict[str, Any], policy: str, other: str) -> str:
-    """'x0.97 (0.95-0.99) faster' for policy's total time over other's, paired by repetition; '-' when
-    other did not run; ' n=K' appended when a failed run left only K repetitions to pair."""
+class Ratio(NamedTuple):
+    """policy's total time over another's in one entry, paired by repetition (ratio_of)."""
+    x: float
+    lo: float
+    hi: float
+    p: float | None  # the paired t-test's (stats.paired_p)
+    short: int  # pairs, when a failed run left fewer than the runs of either side, else 0
+
+
+def ratio_of(data: dict[str, Any], policy: str, other: str) -> Ratio | str:
+    """The Ratio of policy's total time over other's, or the cell's text where there is none: '-'
+    when other did not run, 'unpaired (...)', 'no CI: ...'."""
     mine, theirs = times_by_rep(data, policy), times_by_rep(data, other)
     if mine is None or theirs is None:
         return "unpaired (two runs in one rep)"
     if not theirs:
         return "-"
     reps = sorted(set(mine) & set(theirs))
-    got = stats.paired_ratio_ci([(mine[r], theirs[r]) for r in reps])
+    pairs = [(mine[r], theirs[r]) for r in reps]
+    got = stats.paired_ratio_ci(pairs)
     if got is None:
         return f"no CI: {len(reps)} paired rep(s)"
     x, (lo, hi) = got
-    word = VERDICT_WORDS[stats.verdict((lo, hi))]
+    short = len(reps) if len(reps) < max(len(mine), len(theirs)) else 0
+    return Ratio(x, lo, hi, stats.paired_p(pairs), short)
+
+
+def ratio_text(r: Ratio | str, verdict: str | None) -> str:
+    """'x0.97 (0.95-0.99) faster' with the verdict of the cell's table; ' n=K' appended when a failed
+    run left only K repetitions to pair."""
+    if isinstance(r, str):
+        return r
+    word = VERDICT_WORDS[verdict or stats.NO_DIFFERENCE]
     digits = 2
-    while word != "tie" and digits < 5 and round(lo, digits) <= 1.0 <= round(hi, digits):
+    while word != "tie" and digits < 5 and round(r.lo, digits) <= 1.0 <= round(r.hi, digits):
         digits += 1  # print the bound nearest 1 so that it shows the verdict
-    n = f" n={len(reps)}" if len(reps) < max(len(mine), len(theirs)) else ""
-    return f"x{x:.{digits}f} ({lo:.{digits}f}-{hi:.{digits}f}) {word}{n}"
+    n = f" n={r.short}" if r.short else ""
+    return f"x{r.x:.{digits}f} ({r.lo:.{digits}f}-{r.hi:.{digits}f}) {word}{n}"
+
+
+def ratio_cell(data: dict[str, Any], policy: str, other: str) -> str:
+    """One cell as a table of its own would say it (a family of one): 'x0.97 (0.95-0.99) faster'."""
+    r = ratio_of(data, policy, other)
+    if isinstance(r, str):
+        return r
+    return ratio_text(r, stats.family_verdicts([(r.x, (r.lo, r.hi), r.p)])[0])
 
 
 def oracle_cell(data: dict[str, Any], policy: str) -> str:
@@ -180,32 +209,51 @@ def baselines(policy: str) -> list[str]:
     return [b for b in BASELINES if b != policy]
 
 
-def row(label: str, data: dict[str, Any], policy: str) -> list[str]:
-    mine = times_by_rep(data, policy) or {}
-    cells = [label, f"{stats.describe(mine.values())['median']:.1f}"]
-    cells += [ratio_cell(data, policy, b) for b in baselines(policy)]
-    best = (data.get("oracle") or {}).get("best_static")
-    cells.append(f"{ratio_cell(data, policy, best)} [{best.split(':', 1)[-1]}]" if best else "-")
-    cells.append(oracle_cell(data, policy))
-    return cells
+def columns(policy: str, rows: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    """The baselines, but an OPTIONAL one no row ran (it would be '-' throughout)."""
+    return [b for b in baselines(policy)
+            if b not in OPTIONAL or any(b in (data.get("policies") or []) for _label, data in rows)]
 
 
-def _table(summary: Summary, rows: list[tuple[str, dict[str, Any]]]) -> tuple[str, int]:
-    """The rows as a table, and how many of its cells say the policy is slower."""
-    header = ["setting", f"{summary.policy} [s]", *(f"x {b}" for b in baselines(summary.policy)),
-              f"x {BEST_STATIC}", "of per-phase oracle"]
-    body = [row(label, data, summary.policy) for label, data in rows]
-    slower = sum(1 for cells in body for c in cells[2:-1] if re.search(r"\) slower\b", c))
-    return tabulate(body, headers=header, tablefmt="github", disable_numparse=True), slower
+class Table(NamedTuple):
+    text: str
+    slower: int  # cells the family's verdict calls slower
+    faster: int
+    family: int  # cells with an interval: Holm's m
 
 
-def render(summary: Summary, rows: list[tuple[str, dict[str, Any]]],
-           shares: list[Share | None] | None = None) -> list[str]:
-    """The summary section's lines; rows are (label, comparison JSON) in document order, shares their
-    budgets' shares of the data where their commands gave one (compared as that share)."""
-    out = [f"## {TITLE}", ""]
-    if summary.text.strip():
-        out += [summary.text.strip(), ""]
+def _table(summary: Summary, rows: list[tuple[str, dict[str, Any]]]) -> Table:
+    """The rows as a table: every ratio cell (each baseline and the best static cap) one family, whose
+    verdicts are Holm's over the table (stats.family_verdicts), and how many cells it calls each way."""
+    policy = summary.policy
+    cols = columns(policy, rows)
+    header = ["setting", f"{policy} [s]", *(f"x {b}" for b in cols), f"x {BEST_STATIC}", "of per-phase oracle"]
+    grid: list[list[Ratio | str]] = []
+    for _label, data in rows:
+        best = (data.get("oracle") or {}).get("best_static")
+        grid.append([ratio_of(data, policy, b) for b in cols] + [ratio_of(data, policy, best) if best else "-"])
+    flat = [r for line in grid for r in line if isinstance(r, Ratio)]
+    verdicts = iter(stats.family_verdicts([(r.x, (r.lo, r.hi), r.p) for r in flat]))
+    body, slower, faster = [], 0, 0
+    for (label, data), line in zip(rows, grid):
+        mine = times_by_rep(data, policy) or {}
+        cells = [label, f"{stats.describe(mine.values())['median']:.1f}"]
+        for r in line:
+            v = next(verdicts) if isinstance(r, Ratio) else None
+            slower += v == "higher"
+            faster += v == "lower"
+            cells.append(ratio_text(r, v))
+        best = (data.get("oracle") or {}).get("best_static")
+        if best:
+            cells[-1] += f" [{best.split(':', 1)[-1]}]"
+        cells.append(oracle_cell(data, policy))
+        body.append(cells)
+    return Table(tabulate(body, headers=header, tablefmt="github", disable_numparse=True), slower, faster, len(flat))
+
+
+def split_rows(summary: Summary, rows: list[tuple[str, dict[str, Any]]], shares: list[Share | None] | None = None
+               ) -> tuple[list[tuple[str, dict[str, Any]]], list[tuple[str, dict[str, Any]]]]:
+    """(the current default's rows, the previous default's rows still to show), as render() tables them."""
     current: list[tuple[str, dict[str, Any]]] = []
     previous: list[tuple[tuple[str, dict[str, Any]], Measured | None]] = []
     now: list[Measured] = []
@@ -221,37 +269,59 @@ def render(summary: Summary, rows: list[tuple[str, dict[str, Any]]],
     # builds' newest row of each setting, not every default before them.
     previous_rows = [r for i, (r, m) in enumerate(previous)
                      if m is None or not any(m.same(n) for n in now + [p for _, p in previous[i + 1:] if p])]
-    rows = current
+    return current, previous_rows
+
+
+def render(summary: Summary, rows: list[tuple[str, dict[str, Any]]],
+           shares: list[Share | None] | None = None) -> list[str]:
+    """The summary section's lines; rows are (label, comparison JSON) in document order, shares their
+    budgets' shares of the data where their commands gave one (compared as that share)."""
+    out = [f"## {TITLE}", ""]
+    if summary.text.strip():
+        out += [summary.text.strip(), ""]
+    rows, previous_rows = split_rows(summary, rows, shares)
     if not rows:
         out += [f"**Not measured yet.** Missing: entries labelled in the manifest whose {summary.policy} "
                 f"ran on {', '.join(summary.builds)}.", ""]
     else:
-        table, slower = _table(summary, rows)
-        out += _explained(summary, table, slower)
+        out += _explained(summary, _table(summary, rows))
     if previous_rows:
-        table, slower = _table(summary, previous_rows)
+        table = _table(summary, previous_rows)
         out += [f"### The previous default ({', '.join(summary.previous_builds)}), not yet re-measured", ""]
         if summary.previous_text.strip():
             out += [summary.previous_text.strip(), ""]
         if rows:
-            out += ["```sh", "./flexheap harness report   # this table too", "```", "", table, "",
-                    f"Read as the table above. Cells where {summary.policy} is slower: {slower}.", ""]
+            out += ["```sh", "./flexheap harness report   # this table too", "```", "", table.text, "",
+                    f"Read as the table above; its verdicts are Holm's over its own {_cells(table.family)}. "
+                    f"{_counts(summary, table)}", ""]
         else:
-            out += _explained(summary, table, slower)
+            out += _explained(summary, table)
     return out
 
 
-def _explained(summary: Summary, table: str, slower: int) -> list[str]:
+def _cells(n: int) -> str:
+    return f"{n} cell{'s' if n != 1 else ''}"
+
+
+def _counts(summary: Summary, table: Table) -> str:
+    return (f"Cells where {summary.policy} is slower: {table.slower}; faster: {table.faster} "
+            f"(of {table.family} with a CI).")
+
+
+def _explained(summary: Summary, table: Table) -> list[str]:
     return [
         "```sh",
         "./flexheap harness report   # this table, from the labelled entries below; each has its own command",
-        "```", "", table, "",
+        "```", "", table.text, "",
         f"{summary.policy} [s]: the median total time of its runs. x P = {summary.policy}'s total time / P's: "
         "the geometric mean of the per-repetition ratios (runs paired by repetition within the entry; n=K "
-        "when a failed run left K pairs), with the 95% Student-t CI; faster or slower where the CI excludes 1, "
-        "tie where it spans it; - = P did not run in that entry. Best static cap: the static max heap with the "
+        "when a failed run left K pairs), with the 95% Student-t CI of that cell. Faster or slower only where "
+        f"Holm's correction over the table's {_cells(table.family)} with a CI rejects a ratio of 1 (p from the "
+        f"paired t-test that gives the CI; at most a {stats.FAMILY_ALPHA:.0%} chance that the table calls any "
+        "difference between identical configurations) and the CI excludes 1; tie otherwise, so a tie's CI may "
+        "exclude 1; - = P did not run in that entry. Best static cap: the static max heap with the "
         "shortest median mix time in the entry's sweep, compared by total time like the other columns (- "
         "without a sweep). Of per-phase oracle: the sweep's oracle mix time / "
         f"{summary.policy}'s median mix time (a throughput share, above 100% = faster than the oracle), with "
         "the sweep's 95% bootstrap CI, as the entry's oracle table gives it. "
-        f"Cells where {summary.policy} is slower: {slower}.", ""]
+        + _counts(summary, table), ""]

@@ -437,12 +437,18 @@ def aggregate(
                 if paired:
                     d["ratio"], ci = paired
                     d["ci_method"] = PAIRED_T
+                    d["p"] = paired_p(pairs) if pairs else None
                 else:
                     ci = ratio_ci(values, base_values)
                     d["ci_method"] = BOOTSTRAP
+                    d["p"] = permutation_p(values, base_values) if ci else None
                 d["ratio_ci"] = list(ci) if ci else None
-                d["verdict"] = verdict(ci)
             table[p][m] = d
+    # One family: every cell of the comparison's table (Holm over them, table_verdicts).
+    keys = [(p, m) for p in policies if p != baseline for m in metric_names if table[p][m].get("ratio_ci")]
+    for (p, m), v in zip(keys, family_verdicts([(table[p][m]["ratio"], table[p][m]["ratio_ci"], table[p][m]["p"])
+                                                for p, m in keys])):
+        table[p][m]["verdict"] = v
     return {
         "baseline": baseline,
         "policies": policies,

@@ -33,7 +33,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from flexheap_harness import calibration, relabel, results_manifest, stats
+from flexheap_harness import calibration, compare, oracle, relabel, results_manifest, stats
 from flexheap_harness.jdk import repo_root
 from flexheap_harness.stats import NO_DIFFERENCE
 
@@ -270,3 +270,35 @@ def test_the_calibration_of_a_manifest(tmp_path):
     # with a summary, the drawn tables are as large as its table's family: g1-50 and the A/A column
     manifest, _data, _path = a_a_manifest(tmp_path / "with-summary", summary=True)
     assert calibration.summary_table_cells(results_manifest.load(manifest)) == 2
+
+
+def test_a_comparisons_tables_call_only_what_holm_calls():
+    # flexheap at x0.95 in each of 3 reps; 'near' at x0.985, 0.99, 0.98 (p about 0.035): called alone, not
+    # among the table's other cells (Holm's second step needs p <= 0.05/2)
+    times = {"g1-50": [20.0, 21.0, 22.0], "flexheap": [19.0, 19.95, 20.9], "near": [19.7, 20.79, 21.56],
+             "vg1": [20.1, 20.9, 22.2]}
+    data = comparison(["g1-50", "flexheap", "near", "vg1"], times=times)
+    near = data["table"]["near"]["total_s"]
+    assert near["ratio_ci"][1] < 1.0 and 0.025 < near["p"] < 0.05  # the rule before would call it
+    rows = compare.render_policy_rows(data, "github")
+    line = {ln.split("|")[1].strip(): ln for ln in rows.splitlines() if ln.startswith("| ")}
+    assert "| faster " in line["flexheap"] and "| no difference " in line["near"]
+    assert "Holm's correction over the table's 3 cells" in rows
+    assert data["table"]["near"]["total_s"]["verdict"] == NO_DIFFERENCE  # stored: Holm over the whole table
+    md = compare.render_markdown(data)
+    assert "Holm's correction over the table's 6 cells" in md
+
+
+def test_a_stored_oracle_gets_holms_verdicts_from_its_runs():
+    sweep = json.loads((repo_root() / "harness" / "tests" / "data" / "results" / "sweep-m2.json").read_text())
+    stored = sweep["oracle"]
+    assert all("vs_best_static_p" not in r for r in stored["policies"])  # written before the rule
+    again = oracle.with_verdicts(stored, sweep["runs"])
+    fresh = oracle.compute(sweep["runs"])
+    for a, b in zip(again["policies"], fresh["policies"]):
+        assert a["of_best_static_ci"] == b["of_best_static_ci"] and a["vs_best_static_p"] == b["vs_best_static_p"]
+        assert a.get("vs_best_static") == b.get("vs_best_static")
+    assert "Holm's correction" in oracle.render(again)
+    # without its runs a stored row has no p: nothing is called
+    blind = oracle.with_verdicts(stored)
+    assert {r.get("vs_best_static") for r in blind["policies"] if r.get("of_best_static_ci")} == {NO_DIFFERENCE}

@@ -367,8 +367,14 @@ def test_table_marks_no_difference():
              ("a", 11.9), ("b", 6)]]
     agg = aggregate(runs, "g1-90")
     a, b = agg["table"]["a"]["total_s"], agg["table"]["b"]["total_s"]
-    assert a["verdict"] == NO_DIFFERENCE and b["verdict"] == "lower"
+    # runs without repetitions do not pair: b's three runs below g1-90's three are 2 of the 20 ways to
+    # split six runs (p = 0.1, the permutation test), too few to call at 5% whatever the interval says
+    assert a["verdict"] == NO_DIFFERENCE and b["verdict"] == NO_DIFFERENCE and b["p"] == pytest.approx(0.1)
     # extremes 5/12 and 6/10 each come up with probability (7/27)^2 > 2.5 %: the interval is exact
     assert b["ratio_ci"] == pytest.approx([5 / 12, 0.6])
     text = render_text(agg)
-    assert "x0.95 (CI 0.85-1.19) no difference" in text and "x0.50 (CI 0.42-0.60)" in text
+    assert "x0.95 (CI 0.85-1.19) no difference" in text and "x0.50 (CI 0.42-0.60) no difference" in text
+    # five a side apart: 2 of 252 splits, called
+    five = runs + [{"policy": p, "ok": True, "total_s": t} for p, t in
+                   [("g1-90", 10.5), ("b", 5.2), ("g1-90", 11.5), ("b", 5.8)]]
+    assert aggregate(five, "g1-90")["table"]["b"]["total_s"]["verdict"] == "lower"
