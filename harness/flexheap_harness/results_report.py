@@ -24,9 +24,12 @@
 the committed document is exactly that, with a command beside every table (`report --check`).
 
 The tables are the harness's own (compare.py, oracle.py, over the JSON's stored statistics), so the
-document shows the runs' numbers. Their verdicts (faster, slower, no difference) are Holm's over each
-table's cells (stats.family_verdicts), p-values from the stored intervals or the stored runs, whatever
-rule the run printed."""
+document shows the runs' numbers; two things are applied to the stored results. The verdicts
+(faster, slower, no difference) are Holm's over each table's cells (stats.family_verdicts), p-values
+from the stored intervals or the stored runs, whatever rule the run printed. And a column the runs
+named flexheap-paper but that ran the default policy is named for what it was (relabel.py:
+`flexheap (A/A)`), in its tables, title and notes; the Calibration section measures both rules on
+those A/A pairs (calibration.py)."""
 
 from __future__ import annotations
 
@@ -35,7 +38,7 @@ import os
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from . import oracle, provenance, results_summary
+from . import calibration, oracle, provenance, relabel, results_summary
 from .compare import render_markdown, render_policy_rows
 from .results_manifest import SECTIONS, Entry, Manifest, Section, budget_share, read_json, result_kind
 
@@ -115,10 +118,12 @@ def render(m: Manifest, output: Path | None = None, parts: Split | None = None) 
                 f"summary row. {n} earlier result{'s' if n != 1 else ''} of settings measured again below "
                 f"{'are' if n != 1 else 'is'} in [{m.history.name}]({_rel(m.history, output)}), with "
                 "commands, data and notes.", ""]
+    out += _aa_note(m, current)
     if m.summary is not None:
         labelled = [e for e in m.entries if e.label]
-        out += results_summary.render(m.summary, [(e.label, read_json(m.root / e.data)) for e in labelled],
+        out += results_summary.render(m.summary, [(e.label, _data(m, e)) for e in labelled],
                                       [budget_share(e.command) for e in labelled])
+    out += calibration.section(m)
     for sec in SECTIONS:
         out += _section(m, output, sec, [e for e in current if e.section == sec.id])
     return "\n".join(out).rstrip() + "\n"
@@ -142,6 +147,7 @@ def render_history(m: Manifest, parts: Split | None = None) -> str:
            ""]
     if not superseded:
         out += ["None yet.", ""]
+    out += _aa_note(m, superseded)
     for sec in SECTIONS:
         entries = [e for e in superseded if e.section == sec.id]
         if entries:
@@ -169,13 +175,32 @@ def _section(m: Manifest, output: Path, sec: Section, entries: list[Entry]) -> l
     return out
 
 
+def _data(m: Manifest, e: Entry) -> Any:
+    """An entry's result JSON with its misnamed columns relabelled (relabel.relabel)."""
+    return relabel.relabel(read_json(m.root / e.data))
+
+
+def _aa_note(m: Manifest, entries: list[Entry]) -> list[str]:
+    """The note on the A/A columns, where the document first shows one (none without one)."""
+    def renamed(e: Entry) -> bool:
+        data = read_json(m.root / e.data)
+        return bool(relabel.misnamed(data) or relabel.prose_names(e.title + " " + e.notes, relabel.date_of(data)))
+    if not any(renamed(e) for e in entries):
+        return []
+    return [f"**{relabel.AA_LABEL}** in the tables below, the titles and the notes (and `flexheap (A/A: ... "
+            f"ignored)` for a variant): {relabel.AA_NOTE}. The commands above the tables keep the name they ran "
+            "with.", ""]
+
+
 def _entry(m: Manifest, output: Path, e: Entry) -> list[str]:
-    data = read_json(m.root / e.data)
+    data = _data(m, e)
     kind = result_kind(data)
     date, jdk = _provenance(data, e)
-    out = [f"### {e.title}", ""]
+    names = data.get("relabelled") or {} if isinstance(data, dict) else {}
+    names = {**relabel.prose_names(e.title + " " + e.notes, relabel.date_of(data)), **names}
+    out = [f"### {relabel.relabel_text(e.title, names)}", ""]
     if e.notes.strip():
-        out += [e.notes.strip(), ""]
+        out += [relabel.relabel_text(e.notes.strip(), names), ""]
     meta = [f"Date: {date}" if date else None, f"JDK: {jdk}" if jdk else None,
             f"data: [{Path(e.data).name}]({_link(m, output, e.data)})"]
     out += [" · ".join(x for x in meta if x), "", "```sh", e.command, "```", ""]

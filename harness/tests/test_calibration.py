@@ -33,7 +33,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from flexheap_harness import calibration, compare, oracle, relabel, results_manifest, stats
+from flexheap_harness import calibration, compare, oracle, relabel, results_manifest, results_report, stats
 from flexheap_harness.jdk import repo_root
 from flexheap_harness.stats import NO_DIFFERENCE
 
@@ -270,6 +270,35 @@ def test_the_calibration_of_a_manifest(tmp_path):
     # with a summary, the drawn tables are as large as its table's family: g1-50 and the A/A column
     manifest, _data, _path = a_a_manifest(tmp_path / "with-summary", summary=True)
     assert calibration.summary_table_cells(results_manifest.load(manifest)) == 2
+
+
+def test_the_document_names_the_a_a_columns_and_reports_the_calibration(tmp_path):
+    manifest, data, path = a_a_manifest(tmp_path, summary=True)
+    m = results_manifest.load(manifest)
+    md = results_report.render(m)
+    assert f"(of {calibration.summary_table_cells(m)} with a CI)" in md  # the drawn tables' size is the summary's
+    # the note where the A/A column first shows, the renamed column, title and notes; the command as it ran
+    assert md.index(f"**{relabel.AA_LABEL}**") < md.index("## Summary")
+    assert "### M1 with flexheap (A/A)" in md and "flexheap (A/A) ties (`flexheap-paper`)." in md
+    assert "| flexheap (A/A)" in md and "x flexheap (A/A)" in md and "--policies g1-50,flexheap,flexheap-paper " in md
+    block = md[md.index(f"## {calibration.TITLE}"):md.index("## 1. ")]
+    assert "1 A/A pairs in 1 comparisons (1 with 3 reps)" in block
+    assert f"```sh\n{calibration.COMMAND}\n```" in block and results_report.uncommanded_tables(md) == []
+    # no A/A pair: no section; the notes of that time still name the column for what it was
+    data["policies"].remove("flexheap-paper")
+    data["runs"] = [r for r in data["runs"] if r["policy"] != "flexheap-paper"]
+    path.write_text(json.dumps(data))
+    md = results_report.render(results_manifest.load(manifest))
+    assert calibration.TITLE not in md and "| flexheap (A/A)" not in md
+    assert "flexheap (A/A) ties" in md and md.count(f"**{relabel.AA_LABEL}**") == 1
+    # a result of after the fix: flexheap-paper is the paper mode, named so
+    data["provenance"]["date"] = "2026-12-07 10:00 UTC"
+    path.write_text(json.dumps(data))
+    md = results_report.render(results_manifest.load(manifest))
+    assert relabel.AA_LABEL not in md and "### M1 with flexheap-paper" in md
+
+
+# ---------------------------------------------------------------- the rule in every table
 
 
 def test_a_comparisons_tables_call_only_what_holm_calls():
