@@ -238,6 +238,7 @@ struct SyntheticJvm {
   bool   started;       // false until the first pause: the heap was empty before it
   size_t memory_limit;  // 0: unknown
   size_t non_heap;
+  size_t soft_max_heap;  // 0: SoftMaxHeapSize unset
   double read_bytes;    // per interval; below FlexHeapEvictionCredit::MinReadBytes it teaches no price
   bool   cache_signals;  // read and refault figures known
 
@@ -274,6 +275,7 @@ struct SyntheticJvm {
     s.refault_bytes = read_bytes * refault_share_of_read;
     s.memory_limit = memory_limit;
     s.non_heap = non_heap;
+    s.soft_max_heap = soft_max_heap;
     s.allocation_pause = allocation;
     return s;
   }
@@ -318,6 +320,7 @@ static SyntheticJvm jvm(double gc_share_at_start, double io_share_at_start, doub
   j.started = false;
   j.memory_limit = 0;
   j.non_heap = 0;
+  j.soft_max_heap = 0;
   j.read_bytes = 1000.0;
   j.cache_signals = true;
   j.a = gc_share_at_start * 2.0 * 200.0 * MiB;
@@ -406,6 +409,35 @@ TEST(FlexHeapBalanceController, AboveTheCeilingShrinksAllTheWay) {
   EXPECT_STREQ("memLimit,shrink", d.reason);
   EXPECT_EQ(300 * MiB, d.bytes);
   EXPECT_FALSE(d.start_marking);
+}
+
+TEST(FlexHeapBalanceRule, BudgetLimitIsTheLowerOfTheHardAndTheThrottleLimit) {
+  EXPECT_DOUBLE_EQ(1000.0, flexheap_budget_limit(1000.0, 0.0));    // memory.high unset (v1, or "max")
+  EXPECT_DOUBLE_EQ(800.0, flexheap_budget_limit(1000.0, 800.0));   // memory.high below memory.max
+  EXPECT_DOUBLE_EQ(1000.0, flexheap_budget_limit(1000.0, 1200.0)); // above it: the hard limit rules
+  EXPECT_DOUBLE_EQ(1000.0, flexheap_budget_limit(1000.0, -1.0));   // not supported
+}
+
+TEST(FlexHeapBalanceController, SoftMaxHeapSizeIsACeiling) {
+  // SoftMaxHeapSize below the memory ceiling bounds the heap like a lowered
+  // limit: the heap returns what is above it at once, with GC above its goal.
+  FlexHeapController c(reserve_config(0.1));
+  SyntheticJvm j = limited_jvm(0.40, 900, 100, 300);   // memory ceiling 600 MiB
+  j.soft_max_heap = 400 * MiB;
+  FlexHeapDecision d = j.step(c);
+  EXPECT_STREQ("memLimit,shrink", d.reason);
+  EXPECT_EQ(400 * MiB, d.ceiling);
+  EXPECT_EQ(500 * MiB, d.bytes);
+  // Above the memory ceiling it changes nothing; without a memory limit it is the ceiling alone.
+  FlexHeapController c2(reserve_config(0.1));
+  SyntheticJvm k = limited_jvm(0.40, 900, 100, 300);
+  k.soft_max_heap = 700 * MiB;
+  EXPECT_EQ(600 * MiB, k.step(c2).ceiling);
+  FlexHeapController c3(reserve_config(0.1));
+  SyntheticJvm n = limited_jvm(0.40, 900, 100, 300);
+  n.memory_limit = 0;
+  n.soft_max_heap = 400 * MiB;
+  EXPECT_EQ(400 * MiB, n.step(c3).ceiling);
 }
 
 TEST(FlexHeapBalanceController, CeilingBelowTheUsedFloorAsksForMarking) {
@@ -643,6 +675,36 @@ TEST(FlexHeapBalanceController, GcGoalDoesNotShrinkOnAShortDip) {
   // Slow share 1.5% + 2% e^(-t/10) is below 3% after 2.9 s; the window's at 2 s.
   EXPECT_GE(first_shrink, 2.75);
   EXPECT_LE(first_shrink, 3.25);
+}
+
+TEST(FlexHeapBalanceController, ACheapWindowAfterACostlyPastAsksForAMarking) {
+  // As above, with 100 MiB of old data in a 300 MiB heap: while the slow
+  // horizon holds the heap, a marking is asked for (its Remark tells whether
+  // that old data is still live), once per MarkingRequestSeconds.
+  FlexHeapController c(balance_config());
+  SyntheticJvm j = gc_only_jvm(0.035);
+  hold_steady(j, c, 40.0);
+  j.a *= 1.5 / 3.5;
+  std::vector<double> asked;
+  for (int i = 1; i <= 40; i++) {
+    FlexHeapDecision d = j.step(c, 0.25);
+    if (d.start_marking) asked.push_back(0.25 * i);
+  }
+  ASSERT_FALSE(asked.empty());
+  EXPECT_LE(asked[0], 2.25);   // as soon as the window is below the band
+  for (size_t k = 1; k < asked.size(); k++) {
+    EXPECT_GE(asked[k] - asked[k - 1], FlexHeapController::MarkingRequestSeconds - 1e-9);
+  }
+  // Little old data (10 MiB of 210, the same headroom): nothing a marking could return.
+  FlexHeapController c2(balance_config());
+  SyntheticJvm k = gc_only_jvm(0.035);
+  k.committed = 210 * MiB;
+  k.used_after = 10 * MiB;
+  hold_steady(k, c2, 40.0);
+  k.a *= 1.5 / 3.5;
+  for (int i = 1; i <= 12; i++) {
+    EXPECT_FALSE(k.step(c2, 0.25).start_marking) << "at " << 0.25 * i << " s";
+  }
 }
 
 TEST(FlexHeapBalanceController, GcGoalDoesNotFollowACostThatSwingsAcrossTheBand) {

@@ -198,3 +198,7 @@ double flexheap_memory_ceiling(double limit, double non_heap, double reserve) {
   const double r = flexheap_clamp(reserve, 0.0, 1.0);
   return flexheap_nonneg(flexheap_nonneg(limit) * (1.0 - r) - flexheap_nonneg(non_heap));
 }
+
+double flexheap_budget_limit(double hard, double throttle) {
+  return throttle > 0.0 && throttle < hard ? throttle : hard;
+}

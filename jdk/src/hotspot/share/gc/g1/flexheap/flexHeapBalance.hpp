@@ -153,4 +153,10 @@ double flexheap_goal_headroom(double gc_coefficient, double share, double cores)
 // and the mutators stall in page faults where no GC can correct the size.
 double flexheap_memory_ceiling(double limit, double non_heap, double reserve);
 
+// The memory limit FlexHeap splits: the hard limit (the container's, else
+// the machine's memory), or cgroup v2's memory.high (`throttle`) where it is
+// set below it: above memory.high the kernel reclaims and throttles the
+// container. A throttle of 0 is not set.
+double flexheap_budget_limit(double hard, double throttle);
+
 #endif // SHARE_GC_G1_FLEXHEAP_FLEXHEAPBALANCE_HPP

@@ -91,6 +91,7 @@ struct FlexHeapController::Measure {
   double wall;           // the interval's wall time (s)
   double mut_cores;      // CPUs the mutators can use, at least 1
   double goal;           // the GC-CPU goal, a share of mut_cores
+  double old_used;       // used_after less eden (bytes)
   double allocated;      // bytes the mutators allocated since the previous pause
   double kept;           // of them, bytes this pause kept
   double free_memory;    // memory neither heap nor page cache holds (with a memory limit)
@@ -396,6 +397,7 @@ FlexHeapController::Measure FlexHeapController::measure(const FlexHeapSample& s,
     _last.cache = m.cache;
     _last.old_used = old_used;
   }
+  m.old_used = old_used;
   m.allocated = (double)s.used - _last.old_used;
   m.kept = m.used_after - _last.old_used;
   // Most of the old data gone since the previous pause: a Remark or a full
@@ -464,6 +466,7 @@ void FlexHeapController::learn_rent(const FlexHeapSample& s, Measure& m, const F
 // Stage 2: the headroom a rule aims at. With recoverable I/O the square-root
 // split of heap headroom and page cache; without it the GC-CPU goal.
 int FlexHeapController::aim(const Measure& m, FlexHeapDecision& d, double* headroom) {
+  _guard.marking_tells = false;
   if (m.recoverable_share < SignificantIOFractionOfGoal * m.goal) {
     return aim_gc_goal(m, d, headroom);
   }
@@ -499,6 +502,11 @@ int FlexHeapController::aim_gc_goal(const Measure& m, const FlexHeapDecision& d,
   const bool low = m.gc_share < GoalLowFraction * m.goal;
   const bool settled = _slow_gc.rate() / m.mut_cores < GoalLowFraction * m.goal &&
                        (!_has_applied || _guard.since_step >= _window.seconds());
+  // GC is cheap now but the horizon remembers a costlier past: whether that
+  // past's old data is still live only a marking tells (its Remark finds the
+  // live set fallen, or not), so one is asked for where there is old data to find.
+  _guard.marking_tells = low && !unguarded && !settled &&
+                         m.old_used >= LiveSetFallCommittedFraction * m.committed;
   if (low && (unguarded || settled)) {
     const double slow_a = unguarded ? 0.0 : _slow_gc.coefficient();
     double h = flexheap_goal_headroom(slow_a > m.a ? slow_a : m.a, m.goal, m.mut_cores);
@@ -539,18 +547,18 @@ FlexHeapController::Bounds FlexHeapController::bound(const FlexHeapSample& s, co
   b.lowest = b.lowest < m.committed ? b.lowest : m.committed;
   b.lowest = b.lowest > b.least ? b.lowest : b.least;
   b.target = m.used_after + headroom;
+  d.ceiling = ceiling_of(s);
+  if (d.ceiling > 0 && b.target > (double)d.ceiling) {
+    b.target = (double)d.ceiling;
+    b.rule = RuleMemLimit;
+  }
   _rent_free_growth = -1.0;   // no rent without a memory limit
   if (s.memory_limit > 0) {
-    const double ceiling = flexheap_memory_ceiling((double)s.memory_limit, (double)s.non_heap, _cfg.cache_reserve);
-    d.ceiling = (size_t)ceiling > s.region_size ? (size_t)ceiling : s.region_size;
-    if (b.target > (double)d.ceiling) {
-      b.target = (double)d.ceiling;
-      b.rule = RuleMemLimit;
-    }
     rent(s, m, b, d);
   }
   _since_marking = d.phase_shift ? MarkingRequestSeconds : _since_marking + m.wall;
-  if (b.target < b.lowest - dead_band(s) && _since_marking >= MarkingRequestSeconds) {
+  const bool marking_wanted = b.target < b.lowest - dead_band(s) || (rule == RuleGCGoal && _guard.marking_tells);
+  if (marking_wanted && _since_marking >= MarkingRequestSeconds) {
     d.start_marking = true;
     _since_marking = 0.0;
   }
@@ -588,6 +596,24 @@ void FlexHeapController::rent(const FlexHeapSample& s, const Measure& m, Bounds&
     b.target = m.committed + _rent_free_growth + d.eviction_allowance;
     b.rule = b.early_floor ? RuleEarlyGC : RuleCacheRent;
   }
+}
+
+// The largest committed heap the budget leaves: the memory limit less the
+// JVM's native memory and the cache reserve, and SoftMaxHeapSize, the
+// operator's ceiling (passed only where G1 must expand to avoid an
+// OutOfMemoryError), whichever is lower; at least a region; 0: neither known.
+size_t FlexHeapController::ceiling_of(const FlexHeapSample& s) const {
+  size_t ceiling = 0;
+  if (s.memory_limit > 0) {
+    ceiling = (size_t)flexheap_memory_ceiling((double)s.memory_limit, (double)s.non_heap, _cfg.cache_reserve);
+  }
+  if (s.soft_max_heap > 0 && (ceiling == 0 || s.soft_max_heap < ceiling)) {
+    ceiling = s.soft_max_heap;
+  }
+  if (ceiling == 0 && s.memory_limit == 0 && s.soft_max_heap == 0) {
+    return 0;
+  }
+  return ceiling > s.region_size ? ceiling : s.region_size;
 }
 
 double FlexHeapController::dead_band(const FlexHeapSample& s) {

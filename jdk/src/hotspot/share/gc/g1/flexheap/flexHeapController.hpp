@@ -88,6 +88,7 @@ struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i
   size_t   memory_limit;        // bytes the JVM may use in all (container limit or machine memory); 0: unknown
   size_t   non_heap;            // bytes the JVM (or its container) holds outside the heap; with memory_limit
                                 // it bounds the heap (FlexHeapDecision::ceiling)
+  size_t   soft_max_heap;       // SoftMaxHeapSize when set below MaxHeapSize, else 0: a ceiling too
   bool     allocation_pause;    // a young pause that allocation triggered (not System.gc(), a tool, WhiteBox,
                                 // a periodic or proactive check, Remark or a full GC): only its costs say the
                                 // heap is too small, so balance grows only here (as stock G1 does)
@@ -121,8 +122,8 @@ struct FlexHeapDecision {
   double gc_rate, io_rate;                           // GC and I/O cost per second of wall time (window)
   double refault_fraction;                           // recoverable share of the I/O cost
   size_t target;                                     // committed heap the balance rule aims for
-  size_t ceiling;                                    // largest committed heap the memory limit leaves room
-                                                     // for (0: no limit known)
+  size_t ceiling;                                    // largest committed heap the memory limit and
+                                                     // SoftMaxHeapSize leave room for (0: neither known)
   double eviction_allowance;                         // bytes a grow may take from the page cache, paid by
                                                      // the GC cost above the goal (flexHeapEvictionCredit.hpp);
                                                      // < 0: unlimited (no price known, or no memory limit)
@@ -198,6 +199,7 @@ class FlexHeapController {
   Bounds bound(const FlexHeapSample& s, const Measure& m, int rule, double headroom, FlexHeapDecision& d);
   void rent(const FlexHeapSample& s, const Measure& m, Bounds& b, FlexHeapDecision& d);
   static double dead_band(const FlexHeapSample& s);
+  size_t ceiling_of(const FlexHeapSample& s) const;
   void step(const FlexHeapSample& s, const Measure& m, const Bounds& b, FlexHeapDecision& d);
   void decide_paper(const FlexHeapSample& s, const FlexHeapCostAverages& cur, FlexHeapDecision& d);
   struct PaperMove {
@@ -222,6 +224,8 @@ class FlexHeapController {
     double too_small_headroom;  // a headroom a shrink reached whose GC cost was above the band (0: none)
     double too_small_age;       // wall time since it was seen
     double since_step;          // wall time since the last applied step
+    bool   marking_tells;       // GC is low but the slow horizon holds the heap: a marking would
+                                // tell whether the old data it remembers is still live
   };
 
   FlexHeapConfig        _cfg;

@@ -306,6 +306,7 @@ FlexHeapSample G1FlexHeap::sample(PauseKind kind, jlong start_ns, uint64_t* stal
   s.read_bytes = (double)r.read_bytes;
   s.memory_limit = r.memory_limit;
   s.non_heap = r.non_heap;
+  s.soft_max_heap = G1FlexHeapSignals::soft_max_heap();
   s.allocation_pause = kind == Young && is_allocation_cause(_g1h->gc_cause());
   s.requested_pause = kind != Remark && is_requested_cause(_g1h->gc_cause());
   assert(s.t_stw >= 0.0 && s.t_mut >= 0.0, "interval times are not negative");
@@ -427,7 +428,7 @@ void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size
   const FlexHeapSample s = sample(kind, start_ns, &stall_now);
   const FlexHeapDecision d = _controller.decide(s);
   const jlong decide_ns = os::javaTimeNanos() - start_ns;
-  Atomic::store(&_expansion_ceiling, d.ceiling);
+  set_expansion_ceiling(d.ceiling);
   assert(is_aligned(d.bytes, G1HeapRegion::GrainBytes), "decision %zu not region aligned", d.bytes);
   const Step st = apply(kind, d, s, allocation_word_size);
   request_marking(kind, d, s);

@@ -25,6 +25,7 @@
 
 #include "gc/g1/flexheap/flexHeapController.hpp"
 #include "memory/allocation.hpp"
+#include "runtime/atomic.hpp"
 #include "utilities/globalDefinitions.hpp"
 
 class EventFlexHeapDecision;
@@ -112,6 +113,11 @@ class G1FlexHeap : public CHeapObj<mtGC> {
   bool ends_mixed_phase() const;
 
   FlexHeapIOStall* iostall() const { return _iostall; }
+
+  // The memory ceiling a humongous allocation outside a pause may not pass
+  // (may_expand_for_humongous()): set by each decision, and at once by a
+  // new memory budget (G1FlexHeapSignals::watch_budget()).
+  void set_expansion_ceiling(size_t ceiling) { Atomic::store(&_expansion_ceiling, ceiling); }
 };
 
 #endif // SHARE_GC_G1_FLEXHEAP_G1FLEXHEAP_HPP

@@ -20,17 +20,22 @@
  *
  */
 
+#include "gc/g1/flexheap/flexHeapBalance.hpp"
 #include "gc/g1/flexheap/flexHeapIOStall.hpp"
+#include "gc/g1/flexheap/g1FlexHeap.hpp"
 #include "gc/g1/flexheap/g1FlexHeapSignals.hpp"
 #include "gc/g1/g1CollectedHeap.hpp"
 #include "gc/g1/g1ConcurrentMark.hpp"
 #include "gc/g1/g1ConcurrentMarkThread.hpp"
 #include "gc/g1/g1ConcurrentRefine.hpp"
+#include "gc/g1/g1GCCounters.hpp"
 #include "gc/g1/g1HeapRegion.hpp"
 #include "gc/shared/gc_globals.hpp"
 #include "gc/shared/suspendibleThreadSet.hpp"
+#include "jfr/jfrEvents.hpp"
 #include "jvm_io.h"
 #include "logging/log.hpp"
+#include "runtime/atomic.hpp"
 #include "runtime/os.hpp"
 #include "runtime/safepoint.hpp"
 #include "runtime/thread.hpp"
@@ -79,7 +84,9 @@ G1FlexHeapSignals::G1FlexHeapSignals(G1CollectedHeap* g1h, FlexHeapIOStall* iost
   _consumed_read_bytes(0),
   _consumed_proc_cpu_ns(-1),
   _consumed_proc_cpu_at_ns(0),
-  _proc_busy(-1.0) {
+  _proc_busy(-1.0),
+  _budget_limit(0),
+  _budget_soft_max(0) {
   _stat_path[0] = '\0';
   find_memory_stat();
 }
@@ -170,9 +177,7 @@ void G1FlexHeapSignals::sample_files(bool join) {
   G1FlexHeapStatKey io[1] = { { "read_bytes: ", 0, false } };
   read_keys("/proc/self/io", io, 1);
   const uint64_t stall = _sample_stall ? _iostall->total_stall_ns() : 0;
-  // HotSpot's view of the memory this JVM may use: the container's limit
-  // when there is one, else the machine's memory.
-  const julong limit = os::physical_memory();
+  const size_t limit = budget_limit();
 
   // Memory outside the heap is counted once a second (mincore over the heap).
   const bool count_outside = join && ++_samples_since_resident >= ResidentEverySamples;
@@ -347,6 +352,8 @@ void G1FlexHeapSignals::start() {
   }
   _consumed_refault_pages = _refault_pages;
   _consumed_read_bytes = _read_bytes;
+  _budget_limit = _memory_limit;   // the start-up line says the first budget
+  _budget_soft_max = soft_max_heap();
   _g1h->service_thread()->register_task(this, SampleIntervalMs);
 }
 
@@ -354,7 +361,82 @@ void G1FlexHeapSignals::execute() {
   sample_files(true /* join */);
   sample_threads(true /* join */);
   sample_process_cpu(true /* join */);
+  watch_budget();
   schedule(SampleIntervalMs);
+}
+
+// HotSpot's view of the memory this JVM may use (the container's limit when
+// there is one, else the machine's memory), lowered to cgroup v2's
+// memory.high where that is set below it. Read at every sample: Kubernetes
+// resizes a running container's limit in place.
+size_t G1FlexHeapSignals::budget_limit() {
+  double throttle = 0.0;
+#ifdef LINUX
+  if (OSContainer::is_containerized()) {
+    const jlong high = OSContainer::memory_throttle_limit_in_bytes();
+    throttle = high > 0 ? (double)high : 0.0;
+  }
+#endif
+  return (size_t)flexheap_budget_limit((double)os::physical_memory(), throttle);
+}
+
+// SoftMaxHeapSize (manageable) when set below MaxHeapSize; 0 otherwise.
+size_t G1FlexHeapSignals::soft_max_heap() {
+  const size_t soft = Atomic::load(&SoftMaxHeapSize);
+  return soft < MaxHeapSize ? soft : 0;
+}
+
+size_t G1FlexHeapSignals::budget_ceiling(size_t limit, size_t soft_max) const {
+  size_t ceiling = (size_t)flexheap_memory_ceiling((double)limit, (double)_non_heap,
+                                                   (double)FlexHeapCacheReservePercent / 100.0);
+  if (soft_max > 0) {
+    ceiling = MIN2(ceiling, soft_max);
+  }
+  return MAX2(ceiling, (size_t)G1HeapRegion::GrainBytes);
+}
+
+// A new memory limit or SoftMaxHeapSize moves the heap's ceiling now, off
+// the pause: one log line and one JFR event, the ceiling for humongous
+// allocations outside a pause at once, and, if the committed heap is above
+// the new ceiling, a GC whose decision shrinks under it (a young GC leaves
+// eden's regions free; old data above the ceiling asks for a marking).
+void G1FlexHeapSignals::watch_budget() {
+  const size_t limit = Atomic::load(&_memory_limit);
+  const size_t soft_max = soft_max_heap();
+  if (limit == _budget_limit && soft_max == _budget_soft_max) {
+    return;
+  }
+  const size_t old_ceiling = budget_ceiling(_budget_limit, _budget_soft_max);
+  const size_t ceiling = budget_ceiling(limit, soft_max);
+  const size_t committed = _g1h->capacity();
+  log_info(gc, flexheap)("Memory budget: limit %zuM -> %zuM, SoftMaxHeapSize %s%zuM -> %s%zuM; heap ceiling "
+                         "%zuM -> %zuM, committed %zuM%s",
+                         _budget_limit / M, limit / M, _budget_soft_max == 0 ? "unset " : "", _budget_soft_max / M,
+                         soft_max == 0 ? "unset " : "", soft_max / M, old_ceiling / M, ceiling / M, committed / M,
+                         committed > ceiling ? ": collecting to shrink under it" : "");
+  EventFlexHeapBudget event;
+  if (event.should_commit()) {
+    event.set_oldLimit(_budget_limit);
+    event.set_newLimit(limit);
+    event.set_oldSoftMaxHeapSize(_budget_soft_max);
+    event.set_newSoftMaxHeapSize(soft_max);
+    event.set_oldCeiling(old_ceiling);
+    event.set_newCeiling(ceiling);
+    event.set_committed(committed);
+    event.commit();
+  }
+  _budget_limit = limit;
+  _budget_soft_max = soft_max;
+  G1FlexHeap* fh = _g1h->flex_heap();
+  if (fh != nullptr) {
+    fh->set_expansion_ceiling(ceiling);
+  }
+  if (committed > ceiling) {
+    G1GCCounters counters(_g1h);
+    if (!_g1h->try_collect(GCCause::_g1_flexheap_proactive_collection, counters)) {
+      log_debug(gc, flexheap)("budget GC request denied (a GC ran meanwhile)");
+    }
+  }
 }
 
 bool G1FlexHeapSignals::cache_read_totals(uint64_t* refault_bytes, uint64_t* read_bytes) const {

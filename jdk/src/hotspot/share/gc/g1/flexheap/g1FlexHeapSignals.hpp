@@ -116,6 +116,13 @@ class G1FlexHeapSignals : public G1ServiceTask {
   void sample_process_cpu(bool join);
   size_t heap_resident_bytes() const;
 
+  // The budget FlexHeap splits, watched off the pause (watch_budget()).
+  size_t _budget_limit;         // the memory limit at the last change
+  size_t _budget_soft_max;      // SoftMaxHeapSize at the last change (0: unset)
+  static size_t budget_limit();
+  size_t budget_ceiling(size_t limit, size_t soft_max) const;
+  void watch_budget();
+
  public:
   G1FlexHeapSignals(G1CollectedHeap* g1h, FlexHeapIOStall* iostall);
 
@@ -130,6 +137,9 @@ class G1FlexHeapSignals : public G1ServiceTask {
   // thread, so no lock): the latest totals of page-cache refaults (bytes) and
   // of bytes read from storage; false if either is unknown.
   bool cache_read_totals(uint64_t* refault_bytes, uint64_t* read_bytes) const;
+
+  // SoftMaxHeapSize (manageable) when set below MaxHeapSize; 0 otherwise.
+  static size_t soft_max_heap();
 
   const char* page_cache_source() const { return _stat_path[0] != '\0' ? _stat_path : "/proc/meminfo"; }
   bool samples_stall() const { return _sample_stall; }
