@@ -277,6 +277,9 @@ class OpenSearch(Service):
         self.node: Path | None = None
         self.server: subprocess.Popen[bytes] | None = None
         self.private_node: Path | None = None
+        # config/jvm.options.d/flexheap.options as given (an operator's recipe, verbatim)
+        # instead of the one written from the run's policy flags.
+        self.jvm_options: str | None = None
 
     # ------------------------------------------------------------------ outside the run
 
@@ -410,7 +413,8 @@ class OpenSearch(Service):
         self.port = free_port()
         (conf / "opensearch.yml").write_text(node_config(node, self.port, free_port(), str(self.params["settings"])))
         xms = initial_heap(ctx.budget, ctx.max_heap)
-        (conf / "jvm.options.d" / "flexheap.options").write_text(jvm_options_file(flags, xms))
+        options = self.jvm_options if self.jvm_options is not None else jvm_options_file(flags, xms)
+        (conf / "jvm.options.d" / "flexheap.options").write_text(options)
         gc_log = (self.private_node or ctx.run_dir) / "gc.log"
         gc_log.touch()
         for path in (conf, node / "data", node / "logs", node / "tmp", home / "logs"):
@@ -418,8 +422,9 @@ class OpenSearch(Service):
         os.chown(gc_log, user.pw_uid, user.pw_gid)
         os.chown(node, user.pw_uid, user.pw_gid)
         env = node_env(node, conf, java_home)
-        ctx.log(f"    starting OpenSearch as {user.pw_name} on 127.0.0.1:{self.port} "
-                f"(-Xms{xms >> 20}m -Xmx{ctx.max_heap >> 20}m)")
+        heap = (f"-Xms{xms >> 20}m -Xmx{ctx.max_heap >> 20}m" if self.jvm_options is None
+                else "heap as in the given jvm.options.d/flexheap.options")
+        ctx.log(f"    starting OpenSearch as {user.pw_name} on 127.0.0.1:{self.port} ({heap})")
         self.server = spawn(ctx, [str(home / "bin" / "opensearch")], "opensearch", env=env, cwd=home, user=user)
 
     def main_pid(self, ctx: Context) -> int | None:
