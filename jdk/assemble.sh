@@ -33,7 +33,12 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 base=$1 libjvm=$2 out=$3
 iostall="$FLEXHEAP_ROOT/build/iostall/libiostall.so"
-rev=$("$FLEXHEAP_ROOT/jdk/revision.sh")
+# The revision the sources were overlaid with (apply.sh, at the start of the
+# build; libjvm prints it in java -version): revision.sh again here would name
+# a commit made while the build ran, and the release file would disagree with
+# the JVM it describes.
+rev=$(sed -n 's/^#define FLEXHEAP_REVISION "\(.*\)"$/\1/p' "$SRC_WORK/src/hotspot/share/runtime/flexHeapRevision.hpp" 2>/dev/null || true)
+[ -n "$rev" ] || rev=$("$FLEXHEAP_ROOT/jdk/revision.sh")
 [ -z "$libjvm" ] || [ -f "$libjvm" ] || die "no such libjvm.so: $libjvm"
 jfr_meta="$SRC_WORK/src/hotspot/share/jfr/metadata"
 jfr_conf="$SRC_WORK/src/jdk.jfr/share/conf/jfr"
