@@ -51,7 +51,7 @@ from scipy import stats as sps
 from tabulate import tabulate
 
 from . import relabel, results_summary, stats
-from .results_manifest import Manifest, default_manifest, load, read_json, result_kind
+from .results_manifest import Manifest, budget_share, default_manifest, load, read_json, result_kind
 
 COMMAND = "$(bash harness/setup.sh)/bin/python -m flexheap_harness.calibration"
 TITLE = "Calibration: the verdict rule on identical configurations"
@@ -132,16 +132,16 @@ def collect(m: Manifest) -> list[AACell]:
 
 
 def summary_table_cells(m: Manifest) -> int:
-    """The number of cells with a CI in the summary's current table (its Holm family): every baseline
-    and the best static cap of each row of the current default, where the runs give a paired interval
-    (results_summary)."""
+    """The number of cells with a CI in the summary's first table (its Holm family): every baseline and
+    the best static cap of each row of the current default, or of the earlier builds' rows while the
+    current default has none, where the runs give a paired interval (results_summary)."""
     if m.summary is None:
         return DEFAULT_TABLE_CELLS
+    labelled = [e for e in m.entries if e.label]
+    current, earlier = results_summary.split_rows(m.summary, [(e.label, read_json(m.root / e.data)) for e in labelled],
+                                                  [budget_share(e.command) for e in labelled])
     policy, n = m.summary.policy, 0
-    for e in m.entries:
-        data = read_json(m.root / e.data) if e.label else None
-        if data is None or results_summary.is_previous(data, m.summary):
-            continue
+    for _label, data in current or earlier:
         best = (data.get("oracle") or {}).get("best_static")
         mine = results_summary.times_by_rep(data, policy)
         for other in [*results_summary.baselines(policy), *([best] if best else [])]:
@@ -317,7 +317,8 @@ def section(m: Manifest, tables: int = TABLES) -> list[str]:
         return []  # no A/A pair: nothing to calibrate on
     out = [f"## {TITLE}", ""]
     out += [
-        "Every comparison below that ran one configuration as two interleaved columns is an A/A pair: "
+        "Every committed comparison (the entries below and in the earlier measurements' pages) that ran one "
+        "configuration as two interleaved columns is an A/A pair: "
         f"`flexheap` beside `{relabel.AA_LABEL}` (the runs named flexheap-paper, which ran the default) or "
         "beside a labelled copy of itself. Any difference a rule calls between them is a false call. "
         + describe(cal), "",

@@ -262,8 +262,10 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Regenerates docs/results.md from the manifest and the result JSONs it names "
                                     "(copied under docs/results/data/): every table with the exact command that "
                                     "produced it; a section without a result says 'Not measured yet' and what is "
-                                    "missing. Results that a later entry of the same setting measured again go to "
-                                    "the manifest's history file (docs/results-history.md).",
+                                    "missing. Entries measured on the current default (the manifest's "
+                                    "current_builds) show in full, each setting's newest; every other entry is one "
+                                    "line of its index of earlier measurements. Every entry is in full in a README.md "
+                                    "written in its data folder.",
                         epilog=REPORT_EPILOG)
     rp.lazy_epilog = _report_epilog  # + the sections, when the help is shown
     mode = rp.add_mutually_exclusive_group()
@@ -641,19 +643,28 @@ def cmd_report(args: argparse.Namespace) -> int:
         for p in problems:
             print(f"report --check: FAILED: {p}", file=sys.stderr)
         if not problems:
-            also = f" (and {manifest.history})" if manifest.history is not None else ""
-            print(f"report --check: {output}{also} is what {manifest_path} regenerates; every table has its command")
+            print(f"report --check: {output} and the {len(manifest.entries)} entries' "
+                  f"{results_manifest.PAGE} are what {manifest_path} regenerates; every table has its command")
         return 1 if problems else 0
     output.parent.mkdir(parents=True, exist_ok=True)
-    parts = results_report.split(manifest)
-    current, superseded = parts
-    output.write_text(results_report.render(manifest, output, parts))
+    full, indexed = results_report.split(manifest)
+    changed = results_report.write(manifest, output)
     measured = sum(1 for s in results_manifest.SECTIONS if manifest.in_section(s.id))
-    print(f"written: {output} ({len(current)} result(s); {measured} of {len(results_manifest.SECTIONS)} "
-          "sections with results)")
-    if manifest.history is not None:
-        manifest.history.write_text(results_report.render_history(manifest, parts))
-        print(f"written: {manifest.history} ({len(superseded)} superseded result(s))")
+    print(f"written: {output} ({len(full)} result(s) in full, {len(indexed)} in its index of earlier measurements; "
+          f"{measured} of {len(results_manifest.SECTIONS)} sections with results) and the entries' "
+          f"{results_manifest.PAGE} in their data folders ({len(changed)} file(s) changed)")
+    for orphan in results_report.orphan_pages(manifest):
+        print(f"warning: {orphan} is the page of no entry; remove it (report --check fails on it)", file=sys.stderr)
+    if args.add and manifest.current_builds is not None:
+        added = next(e for e in reversed(manifest.entries) if e.data == entry.data)
+        if any(e is added for e in full):
+            print(f"{entry.title}: on the current default, in full in {output}")
+        else:
+            built = results_report.build(manifest, added, results_manifest.read_json(manifest.root / added.data))
+            print(f"{entry.title}: not on the current default ({', '.join(manifest.current_builds) or 'none listed'}): "
+                  f"one line of {output.name}'s index, in full in {manifest.root / added.page}"
+                  + (f". If FlexHeap {built} runs today's default, add it to current_builds in {manifest_path}"
+                     if built and built not in manifest.current_builds else ""))
     return 0
 
 

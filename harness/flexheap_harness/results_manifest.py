@@ -24,18 +24,26 @@
 exact command that produced it.
 
     output = "../results.md"                 # the document, relative to the manifest
-    history = "../results-history.md"        # optional: where superseded entries go (results_report)
+    current_builds = ["156fea6"]             # the FlexHeap builds that run today's default (below)
 
     [sections.paper]                         # free text per section (optional)
-    text = "..."
+    text = "..."                             # above the section's entries on the current default
     mismatch = "..."                         # paper only: where we do not match it, and why
+    earlier = "..."                          # above the section's lines in the index of earlier entries
 
     [summary]                                # the table atop the document (results_summary)
     policy = "flexheap"                      # whose time the table compares
-    builds = ["4b75ff4"]                     # the builds a labelled entry's policy must have run on
     text = "..."
-    previous_builds = ["2fa8164"]            # optional: the previous default's; its rows form a second table
+    previous_builds = ["2fa8164"]            # optional: earlier defaults'; their rows form a second table
     previous_text = "..."
+
+An entry is on the current default when the runs of its FlexHeap policy (the summary's policy,
+`flexheap`; else any FlexHeap build its result names) ran on one of `current_builds`, as the result
+JSON records the JDK's FLEXHEAP_REVISION: read from the data, never declared per entry. Those
+entries render in full in the document (but one a later entry of the same setting measured again,
+unless it is a summary row); every other entry renders as one line in the document's index of
+earlier measurements. Every entry also renders in full in a README.md generated in its own data
+folder (data/NAME/README.md). Without `current_builds` every entry renders in full.
 
     [[entry]]                                # one result; appended by `report --add`
     section = "comparisons"                  # one of SECTIONS
@@ -49,7 +57,8 @@ exact command that produced it.
     jdk = "..."
 
 Paths are relative to the manifest. Only small JSON summaries and PNG plots are copied
-into data/ (never gc logs or samples), so the document regenerates from the repository.
+into data/ (never gc logs or samples), so the document regenerates from the repository. Each entry's
+files are in a folder of its own (data/NAME/, as --add makes it), which holds its generated README.md.
 """
 
 from __future__ import annotations
@@ -115,10 +124,18 @@ SECTIONS: tuple[Section, ...] = (
             "(`text` of `[sections.paper]` in the manifest)."),
 )
 SECTION_IDS = tuple(s.id for s in SECTIONS)
-SECTION_KEYS = {"text", "mismatch"}
+SECTION_KEYS = {"text", "mismatch", "earlier"}
 ENTRY_KEYS = {"section", "title", "command", "data", "plots", "notes", "date", "jdk", "label"}
-TOP_KEYS = {"output", "history", "sections", "entry", "summary"}
-SUMMARY_KEYS = {"policy", "builds", "text", "previous_builds", "previous_text"}
+TOP_KEYS = {"output", "current_builds", "sections", "entry", "summary"}
+SUMMARY_KEYS = {"policy", "text", "previous_builds", "previous_text"}
+# Keys of earlier manifests, and what replaced them.
+MOVED_KEYS = {
+    "history": "`history` is gone: entries not on `current_builds` render as one line each in the document's "
+               "index of earlier measurements, and in full in their data folder's README.md; remove the key",
+    "builds": "`[summary] builds` is now the top-level `current_builds` (it decides what the document shows "
+              "in full, too)",
+}
+PAGE = "README.md"  # each entry's page, generated in its data folder
 
 # What --add copies: the small summaries and the plots, nothing from runs/ (gc logs, samples).
 RESULT_JSONS = ("comparison.json", "oracle.json")
@@ -137,6 +154,16 @@ class Entry:
     jdk: str | None = None
     label: str | None = None
 
+    @property
+    def folder(self) -> str:
+        """The entry's own folder under data/, relative to the manifest (its page is there)."""
+        return Path(self.data).parent.as_posix()
+
+    @property
+    def page(self) -> str:
+        """Its generated page (README.md in its folder), relative to the manifest."""
+        return f"{self.folder}/{PAGE}"
+
 
 @dataclass
 class Manifest:
@@ -145,8 +172,8 @@ class Manifest:
     texts: dict[str, dict[str, str]]
     entries: list[Entry]
     summary: Summary | None = None
-    # Entries a later entry of the same setting superseded are rendered here, when set.
-    history: Path | None = None
+    # The builds of today's default (`current_builds`); None: not given, every entry renders in full.
+    current_builds: tuple[str, ...] | None = None
 
     @property
     def root(self) -> Path:
@@ -251,6 +278,7 @@ def load(path: Path) -> Manifest:
         raise ManifestError(f"cannot read the manifest {path}: {e}") from None
     except tomllib.TOMLDecodeError as e:
         raise ManifestError(f"{path}: not valid TOML: {e}") from None
+    _moved(raw, f"{path}")
     _no_unknown(raw, TOP_KEYS, f"{path}")
     texts: dict[str, dict[str, str]] = {}
     for sid, body in (raw.get("sections") or {}).items():
@@ -258,36 +286,61 @@ def load(path: Path) -> Manifest:
             raise ManifestError(f"{path}: unknown section [sections.{sid}]; sections: {', '.join(SECTION_IDS)}")
         _no_unknown(body, SECTION_KEYS, f"{path} [sections.{sid}]")
         texts[sid] = {k: str(v) for k, v in body.items()}
-    summary = _summary(path, raw["summary"]) if "summary" in raw else None
+    current = _current_builds(path, raw)
+    summary = _summary(path, raw["summary"], current) if "summary" in raw else None
     entries = [_entry(path, i, e, summary) for i, e in enumerate(raw.get("entry") or [], 1)]
+    _own_folders(path, entries)
     output = Path(os.path.normpath(path.parent / raw.get("output", "results.md")))
-    history = raw.get("history")
-    if history is not None:
-        if not isinstance(history, str) or not history.strip():
-            raise ManifestError(f"{path}: history must be a file name (where superseded entries go)")
-        history = Path(os.path.normpath(path.parent / history))
-        if history == output:
-            raise ManifestError(f"{path}: history and output are the same file ({output})")
-    return Manifest(path, output, texts, entries, summary, history)
+    return Manifest(path, output, texts, entries, summary, current)
 
 
-def _summary(path: Path, raw: Any) -> Summary:
+def _moved(raw: Any, where: str) -> None:
+    for key, table in (("history", raw), ("builds", raw.get("summary") if isinstance(raw, dict) else None)):
+        if isinstance(table, dict) and key in table:
+            raise ManifestError(f"{where}: {MOVED_KEYS[key]}")
+
+
+def _current_builds(path: Path, raw: dict[str, Any]) -> tuple[str, ...] | None:
+    if "current_builds" not in raw:
+        if "summary" in raw:
+            raise ManifestError(f"{path}: the [summary] needs `current_builds`, the builds of today's default "
+                                "(commit hashes, as the results' JDK lines name them)")
+        return None
+    builds = raw["current_builds"]
+    if not isinstance(builds, list) or not all(isinstance(b, str) and HASH.fullmatch(b) for b in builds):
+        raise ManifestError(f"{path}: current_builds must be a list of commit hashes (7-40 hex digits), "
+                            f"not {builds!r}")
+    return tuple(builds)
+
+
+def _own_folders(path: Path, entries: list[Entry]) -> None:
+    """Each entry's files in a folder of its own under data/: the folder holds its generated page."""
+    owner: dict[str, int] = {}
+    for i, e in enumerate(entries, 1):
+        parts = Path(e.data).parts
+        if len(parts) != 3 or parts[0] != "data":
+            raise ManifestError(f"{path}: entry {i} ({e.title!r}): {e.data} is not in a folder of its own under "
+                                f"data/ (data/NAME/{Path(e.data).name}, as --add copies it): the folder holds the "
+                                f"entry's generated {PAGE}")
+        if e.folder in owner:
+            raise ManifestError(f"{path}: entries {owner[e.folder]} and {i} share {e.folder}/: each entry's "
+                                f"files go in a folder of its own (it holds the entry's generated {PAGE})")
+        owner[e.folder] = i
+
+
+def _summary(path: Path, raw: Any, current: tuple[str, ...] | None) -> Summary:
     where = f"{path} [summary]"
     _no_unknown(raw, SUMMARY_KEYS, where)
-    policy, builds = raw.get("policy"), raw.get("builds")
+    policy, builds = raw.get("policy"), current or ()
     if not isinstance(policy, str) or not policy.strip():
         raise ManifestError(f"{where}: no policy (the policy whose time the summary compares)")
-    if (not isinstance(builds, list) or not builds
-            or not all(isinstance(b, str) and HASH.fullmatch(b) for b in builds)):
-        raise ManifestError(f"{where}: builds must be a non-empty list of commit hashes (7-40 hex digits), "
-                            f"not {builds!r}")
     previous = raw.get("previous_builds", [])
     if not isinstance(previous, list) or not all(isinstance(b, str) and HASH.fullmatch(b) for b in previous):
         raise ManifestError(f"{where}: previous_builds must be a list of commit hashes (7-40 hex digits), "
                             f"not {previous!r}")
     both = sorted(set(builds) & set(previous))
     if both:
-        raise ManifestError(f"{where}: {', '.join(both)} in both builds and previous_builds")
+        raise ManifestError(f"{where}: {', '.join(both)} in both current_builds and previous_builds")
     return Summary(policy.strip(), tuple(builds), str(raw.get("text") or ""), tuple(previous),
                    str(raw.get("previous_text") or ""))
 
@@ -323,7 +376,8 @@ def _entry(path: Path, i: int, raw: Any, summary: Summary | None = None) -> Entr
         raise ManifestError(f"{where}: {e.data} is not a comparison.json, oracle.json or bench characterize JSON")
     if label is not None:
         if summary is None:
-            raise ManifestError(f"{where}: has a label but the manifest has no [summary] (policy, builds)")
+            raise ManifestError(f"{where}: has a label but the manifest has no [summary] (policy, and "
+                                "current_builds)")
         try:
             check_row(data, summary, where)
         except SummaryError as err:

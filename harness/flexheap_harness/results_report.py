@@ -20,11 +20,15 @@
 #
 #
 
-"""docs/results.md from the manifest and the result JSONs it names (`report`), and the check that
-the committed document is exactly that, with a command beside every table (`report --check`).
+"""docs/results.md from the manifest and the result JSONs it names (`report`), a page per entry in its
+data folder (data/NAME/README.md), and the check that the committed files are exactly that, with a
+command beside every table (`report --check`).
 
-The tables are the harness's own (compare.py, oracle.py, over the JSON's stored statistics), so the
-document shows the runs' numbers; two things are applied to the stored results. The verdicts
+The document shows in full the entries measured on the current default (the manifest's
+`current_builds`), each setting's newest; every other entry is one line of its index of earlier
+measurements, and every entry is in full on its own page, so nothing is lost and each stays one click
+away. The tables are the harness's own (compare.py, oracle.py, over the JSON's stored statistics), so
+the document shows the runs' numbers; two things are applied to the stored results. The verdicts
 (faster, slower, no difference) are Holm's over each table's cells (stats.family_verdicts), p-values
 from the stored intervals or the stored runs, whatever rule the run printed. And a column the runs
 named flexheap-paper but that ran the default policy is named for what it was (relabel.py:
@@ -35,16 +39,21 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from . import calibration, oracle, provenance, relabel, results_summary
 from .compare import render_markdown, render_policy_rows
-from .results_manifest import SECTIONS, Entry, Manifest, Section, budget_share, read_json, result_kind
+from .results_manifest import PAGE, SECTIONS, Entry, Manifest, Section, budget_share, read_json, result_kind
 
 NOT_MEASURED = "Not measured yet."
+NOT_MEASURED_NOW = "Not measured on the current default yet."
 NOT_WRITTEN = "Not written yet."
 MISMATCH_TITLE = "Where we do not match the paper, and why"
+EARLIER_TITLE = "Earlier measurements"
+EARLIER_ANCHOR = "#earlier-measurements"
+SHOWN_STALE = 3  # report --check shows the diff of this many stale files, and names the rest
 
 
 def _link(m: Manifest, output: Path, rel: str) -> str:
@@ -74,34 +83,60 @@ def _supersedes(later: Setting, earlier: Setting) -> bool:
     return same and (later.swept or not earlier.swept)
 
 
-Split = tuple[list[Entry], list[Entry]]  # split(m): (current, superseded)
+def build(m: Manifest, e: Entry, data: Any) -> str | None:
+    """The FlexHeap build an entry measured: the one its default policy (the summary's, else flexheap)
+    ran on, as the result records it, else the first FlexHeap build its JDK line names (the JSON's, or
+    the manifest's `jdk` where the JSON has none); None when it names none (a stock JDK, the probe)."""
+    policy = m.summary.policy if m.summary is not None else relabel.DEFAULT_POLICY
+    found = results_summary.build_of(data, policy) if isinstance(data, dict) else None
+    if found:
+        return found
+    _date, jdk = _provenance(data if isinstance(data, dict) else {}, e)
+    named = results_summary.BUILD.search(jdk or "")
+    return named.group(1).rstrip(";,)") if named else None
+
+
+def on_current(m: Manifest, e: Entry, data: Any) -> bool:
+    """True when the entry measured the current default (`current_builds`); every entry is, without them."""
+    if m.current_builds is None:
+        return True
+    return results_summary.on_builds(build(m, e, data), m.current_builds)
+
+
+Split = tuple[list[Entry], list[Entry]]  # split(m): (in full, indexed)
 
 
 def split(m: Manifest) -> Split:
-    """(current, superseded). An entry is superseded when a later entry measured the same setting (a
-    sweep only by a later sweep) and it is no summary row (label): the document keeps each setting's
-    newest result and newest sweep, the history the rest. Without a history file in the manifest every
-    entry is current."""
-    if m.history is None:
+    """(in full, indexed). The document shows in full the entries on the current default, but one a
+    later entry on it measured again (the same setting; a sweep only by a later sweep) that is no
+    summary row (label): each setting's newest result and newest sweep. The rest, earlier builds'
+    entries first of all, are one line each in its index. Without `current_builds` every entry is in full."""
+    if m.current_builds is None:
         return list(m.entries), []
-    keys = [setting(e, read_json(m.root / e.data)) for e in m.entries]
-    current, superseded = [], []
+    datas = [read_json(m.root / e.data) for e in m.entries]
+    now = [on_current(m, e, d) for e, d in zip(m.entries, datas)]
+    keys = [setting(e, d) if on else None for e, d, on in zip(m.entries, datas, now)]
+    full, indexed = [], []
     for i, (e, k) in enumerate(zip(m.entries, keys)):
         later = k is not None and any(o is not None and _supersedes(o, k) for o in keys[i + 1:])
-        (superseded if later and not e.label else current).append(e)
-    return current, superseded
+        (full if now[i] and not (later and not e.label) else indexed).append(e)
+    return full, indexed
 
 
 def _rel(path: Path, output: Path) -> str:
     return Path(os.path.relpath(path, output.parent)).as_posix()
 
 
+def _generated(m: Manifest, output: Path, what: str) -> str:
+    return (f"<!-- Generated by `./flexheap harness report` from {_rel(m.path, output)} and {what}. "
+            "Do not edit: `./flexheap harness report --check` fails on any difference. -->")
+
+
 def render(m: Manifest, output: Path | None = None, parts: Split | None = None) -> str:
     """The document; `parts` is split(m) when the caller has it already (it reads every entry's JSON)."""
     output = output or m.output
-    current, superseded = parts or split(m)
-    out = [f"<!-- Generated by `./flexheap harness report` from {_rel(m.path, output)} and the result JSONs it names. "
-           "Do not edit: `./flexheap harness report --check` fails on any difference. -->",
+    full, indexed = parts or split(m)
+    out = [_generated(m, output, "the result JSONs it names"),
            "",
            "# FlexHeap results",
            "",
@@ -111,60 +146,80 @@ def render(m: Manifest, output: Path | None = None, parts: Split | None = None) 
            "add a result with `./flexheap harness report --add SECTION RUN_DIR --command \"...\"`; "
            "`./flexheap harness report --commands` lists every command to re-run.",
            ""]
-    if superseded and m.history is not None:
-        n = len(superseded)
-        out += ["This document keeps the newest result of each setting (workload, budget, device, extra JVM "
-                "flags), its newest static sweep (with the best static cap and the per-phase oracle) and every "
-                f"summary row. {n} earlier result{'s' if n != 1 else ''} of settings measured again below "
-                f"{'are' if n != 1 else 'is'} in [{m.history.name}]({_rel(m.history, output)}), with "
-                "commands, data and notes.", ""]
-    out += _aa_note(m, current)
+    if m.current_builds is not None:
+        builds = ", ".join(m.current_builds) or "none listed"
+        n = len(indexed)
+        data_dir = _rel(m.root / "data", output)
+        out += [f"This document shows in full the entries measured on the current default, FlexHeap **{builds}** "
+                f"(`current_builds` in [{m.path.name}]({_rel(m.path, output)})): each setting's newest result, its "
+                f"newest static sweep (with the best static cap and the per-phase oracle) and every summary row. "
+                f"The {n} other entr{'ies' if n != 1 else 'y'}, measured on earlier builds or measured again, "
+                f"{'are' if n != 1 else 'is'} one line each under [{EARLIER_TITLE}]({EARLIER_ANCHOR}); every "
+                f"entry's folder under [{data_dir}/]({data_dir}) has a {PAGE} with the entry in full: its "
+                "command, tables, plots and notes.", ""]
+    out += _aa_note(m, m.entries)
     if m.summary is not None:
         labelled = [e for e in m.entries if e.label]
         out += results_summary.render(m.summary, [(e.label, _data(m, e)) for e in labelled],
                                       [budget_share(e.command) for e in labelled])
     out += calibration.section(m)
     for sec in SECTIONS:
-        out += _section(m, output, sec, [e for e in current if e.section == sec.id])
+        out += _section(m, output, sec, [e for e in full if e.section == sec.id],
+                        sum(e.section == sec.id for e in indexed))
+    if m.current_builds is not None:
+        out += _index(m, output, indexed)
     return "\n".join(out).rstrip() + "\n"
 
 
-def render_history(m: Manifest, parts: Split | None = None) -> str:
-    """The superseded entries (split), by section, rendered as in the document."""
-    assert m.history is not None, "render_history needs a manifest with a history file"
-    output = m.history
-    _, superseded = parts or split(m)
-    out = [f"<!-- Generated by `./flexheap harness report` from {_rel(m.path, output)} and the result JSONs it names. "
-           "Do not edit: `./flexheap harness report --check` fails on any difference. -->",
-           "",
-           "# FlexHeap results: earlier measurements",
-           "",
-           "Results that a later entry of the same setting (workload, budget, device, extra JVM flags) measured "
-           "again, in the order they were added: earlier FlexHeap builds, fewer policies or repetitions, "
-           "other read-ahead. "
-           f"The current ones are in [{m.output.name}]({_rel(m.output, output)}); the notes of each entry name "
-           "its build. Compare policies within an entry, never across entries.",
-           ""]
-    if not superseded:
+def _index(m: Manifest, output: Path, indexed: list[Entry]) -> list[str]:
+    """The earlier measurements: one line per entry, by section, with the section's `earlier` text."""
+    out = [f"## {EARLIER_TITLE}", "",
+           "Entries not shown in full above: measured on builds other than the current default, or measured "
+           "again on it by a later entry of the same setting, in the order they were added. A line gives the "
+           f"entry's date, title and FlexHeap build, and its folder, whose {PAGE} shows it in full (command, "
+           "tables, plots, notes). Compare policies within an entry, never across entries or builds.", ""]
+    if not indexed:
         out += ["None yet.", ""]
-    out += _aa_note(m, superseded)
     for sec in SECTIONS:
-        entries = [e for e in superseded if e.section == sec.id]
-        if entries:
-            out += [f"## {sec.title}", ""]
-            for e in entries:
-                out += _entry(m, output, e)
-    return "\n".join(out).rstrip() + "\n"
+        entries = [e for e in indexed if e.section == sec.id]
+        earlier = m.texts.get(sec.id, {}).get("earlier", "").strip()
+        if not entries and not earlier:
+            continue
+        out += [f"### {sec.title}", ""]
+        if earlier:
+            out += [earlier, ""]
+        out += [_index_line(m, output, e) for e in entries]
+        out += [""] if entries else []
+    return out
 
 
-def _section(m: Manifest, output: Path, sec: Section, entries: list[Entry]) -> list[str]:
+def _earlier(n: int) -> str:
+    return f"{n} earlier measurement{'s' if n != 1 else ''}: one line each under [{EARLIER_TITLE}]({EARLIER_ANCHOR})."
+
+
+def _index_line(m: Manifest, output: Path, e: Entry) -> str:
+    data = _data(m, e)
+    date, jdk = _provenance(data, e)
+    day = re.match(r"\d{4}-\d{2}-\d{2}", date or "")
+    b = build(m, e, data)
+    made = f"FlexHeap {b}" if b else f"JDK {jdk}" if jdk else "no JDK recorded"
+    if on_current(m, e, data):
+        made += ", measured again by a later entry"
+    title = relabel.relabel_text(e.title, _names(e, data))
+    return (f"- {day.group(0) if day else date or 'undated'} · {title} · {made} · "
+            f"[{Path(e.folder).name}/]({_link(m, output, e.page)})")
+
+
+def _section(m: Manifest, output: Path, sec: Section, entries: list[Entry], earlier: int = 0) -> list[str]:
     texts = m.texts.get(sec.id, {})
     out = [f"## {sec.title}", ""]
     if texts.get("text", "").strip():
         out += [texts["text"].strip(), ""]
     if not entries and not (sec.id == "paper" and texts.get("text", "").strip()):
-        marker = NOT_WRITTEN if sec.id == "paper" else NOT_MEASURED
-        out += [f"**{marker}** Missing: {sec.needs}", ""]
+        marker = NOT_WRITTEN if sec.id == "paper" else NOT_MEASURED if m.current_builds is None else NOT_MEASURED_NOW
+        out += [f"**{marker}** Missing: {sec.needs}" + (f" {_earlier(earlier)}" if earlier else ""), ""]
+    elif earlier:
+        out += [_earlier(earlier), ""]
     for e in entries:
         out += _entry(m, output, e)
     if sec.id == "paper":
@@ -180,34 +235,73 @@ def _data(m: Manifest, e: Entry) -> Any:
     return relabel.relabel(read_json(m.root / e.data))
 
 
-def _aa_note(m: Manifest, entries: list[Entry]) -> list[str]:
+def _aa_note(m: Manifest, entries: list[Entry], where: str = "in the tables below, the titles and the notes"
+             ) -> list[str]:
     """The note on the A/A columns, where the document first shows one (none without one)."""
     def renamed(e: Entry) -> bool:
         data = read_json(m.root / e.data)
         return bool(relabel.misnamed(data) or relabel.prose_names(e.title + " " + e.notes, relabel.date_of(data)))
     if not any(renamed(e) for e in entries):
         return []
-    return [f"**{relabel.AA_LABEL}** in the tables below, the titles and the notes (and `flexheap (A/A: ... "
+    return [f"**{relabel.AA_LABEL}** {where} (and `flexheap (A/A: ... "
             f"ignored)` for a variant): {relabel.AA_NOTE}. The commands above the tables keep the name they ran "
             "with.", ""]
 
 
+def _names(e: Entry, data: Any) -> dict[str, str]:
+    """The A/A names of the entry's columns and prose (relabel.py)."""
+    names = data.get("relabelled") or {} if isinstance(data, dict) else {}
+    return {**relabel.prose_names(e.title + " " + e.notes, relabel.date_of(data)), **names}
+
+
 def _entry(m: Manifest, output: Path, e: Entry) -> list[str]:
     data = _data(m, e)
-    kind = result_kind(data)
+    names = _names(e, data)
+    return [f"### {relabel.relabel_text(e.title, names)}", ""] + _body(m, output, e, data, names)
+
+
+def _body(m: Manifest, output: Path, e: Entry, data: Any, names: dict[str, str]) -> list[str]:
+    """The entry below its title: notes, date, JDK and data, its command, its tables and plots."""
     date, jdk = _provenance(data, e)
-    names = data.get("relabelled") or {} if isinstance(data, dict) else {}
-    names = {**relabel.prose_names(e.title + " " + e.notes, relabel.date_of(data)), **names}
-    out = [f"### {relabel.relabel_text(e.title, names)}", ""]
+    out: list[str] = []
     if e.notes.strip():
         out += [relabel.relabel_text(e.notes.strip(), names), ""]
     meta = [f"Date: {date}" if date else None, f"JDK: {jdk}" if jdk else None,
             f"data: [{Path(e.data).name}]({_link(m, output, e.data)})"]
     out += [" · ".join(x for x in meta if x), "", "```sh", e.command, "```", ""]
-    out += _tables(data, kind)
+    out += _tables(data, result_kind(data))
     if e.plots:
         out += [" ".join(f"![{Path(p).name}]({_link(m, output, p)})" for p in e.plots), ""]
     return out
+
+
+def render_page(m: Manifest, e: Entry, parts: Split | None = None) -> str:
+    """The entry's page, README.md in its data folder: the entry in full, as the document would show it,
+    and whether it measured the current default."""
+    output = m.root / e.page
+    full, _indexed = parts or split(m)
+    data = _data(m, e)
+    names = _names(e, data)
+    sec = next(s for s in SECTIONS if s.id == e.section)
+    doc = f"[{m.output.name}]({_rel(m.output, output)})"
+    index = f"[{EARLIER_TITLE}]({_rel(m.output, output)}{EARLIER_ANCHOR})"
+    about = f"An entry of section {sec.title.split('.', 1)[0]} of the FlexHeap results, {doc}."
+    if m.current_builds is not None:
+        b = build(m, e, data)
+        if e in full:
+            about += f" Measured on the current default, FlexHeap {b}: the document shows it in full too."
+        elif on_current(m, e, data):
+            about += (f" Measured on the current default, FlexHeap {b}, and measured again by a later entry of "
+                      f"the same setting, which the document shows; this one is a line of its {index}.")
+        else:
+            about += (f" **Measured on {f'FlexHeap {b}' if b else 'no FlexHeap build'}, not on the current "
+                      f"default ({', '.join(m.current_builds) or 'none listed'})**: compare the policies within "
+                      f"this entry, never with the current default's results. It is a line of the document's {index}.")
+    out = [_generated(m, output, "the result JSON in this folder"), "",
+           f"# {relabel.relabel_text(e.title, names)}", "", about, ""]
+    out += _aa_note(m, [e], "below")
+    out += _body(m, output, e, data, names)
+    return "\n".join(out).rstrip() + "\n"
 
 
 def _provenance(data: dict[str, Any], e: Entry) -> tuple[str | None, str | None]:
@@ -278,38 +372,68 @@ def uncommanded_tables(markdown: str) -> list[str]:
 
 
 def check(m: Manifest, output: Path | None = None) -> list[str]:
-    """Why the committed documents are not what the manifest and data regenerate ([] = they are)."""
+    """Why the committed document and entry pages are not what the manifest and data regenerate ([] = they are)."""
     output = output or m.output
-    parts = split(m)
-    wanted = [(output, render(m, output, parts))]
-    if m.history is not None:
-        wanted.append((m.history, render_history(m, parts)))
     problems: list[str] = []
-    for path, want in wanted:
-        problems += uncommanded_tables(want)  # e.g. a table written into the manifest's free text
+    stale: list[Path] = []
+    for path, want in generated(m, output):
+        problems += [f"{path}: {p}" for p in uncommanded_tables(want)]  # e.g. a table in the manifest's free text
         if not path.exists():
             problems.append(f"{path} does not exist; generate it with: ./flexheap harness report")
             continue
         have = path.read_text()
-        if have != want:
-            problems += [f"{path}: {p}" for p in uncommanded_tables(have)]
-            diff = list(difflib.unified_diff(have.splitlines(), want.splitlines(), f"{path} (committed)",
-                                             f"{path} (regenerated)", lineterm="", n=1))
-            shown = "\n".join(diff[:40]) + (f"\n... {len(diff) - 40} more diff lines" if len(diff) > 40 else "")
-            problems.append(f"{path} is not what {m.path} and its data regenerate (stale, or edited by hand); "
-                            f"regenerate it with: ./flexheap harness report\n{shown}")
+        if have == want:
+            continue
+        stale.append(path)
+        if len(stale) > SHOWN_STALE:
+            continue
+        problems += [f"{path}: {p}" for p in uncommanded_tables(have)]
+        diff = list(difflib.unified_diff(have.splitlines(), want.splitlines(), f"{path} (committed)",
+                                         f"{path} (regenerated)", lineterm="", n=1))
+        shown = "\n".join(diff[:40]) + (f"\n... {len(diff) - 40} more diff lines" if len(diff) > 40 else "")
+        problems.append(f"{path} is not what {m.path} and its data regenerate (stale, or edited by hand); "
+                        f"regenerate it with: ./flexheap harness report\n{shown}")
+    if len(stale) > SHOWN_STALE:
+        problems.append(f"{len(stale) - SHOWN_STALE} more stale file(s), regenerate them with: ./flexheap harness "
+                        "report: " + ", ".join(str(p) for p in stale[SHOWN_STALE:]))
+    problems += [f"{p} is the page of no entry of {m.path} (left from a removed entry?): remove it"
+                 for p in orphan_pages(m)]
     return problems
 
 
+def generated(m: Manifest, output: Path | None = None) -> list[tuple[Path, str]]:
+    """(path, text) of every file the report writes: the document, then each entry's page."""
+    output = output or m.output
+    parts = split(m)
+    return [(output, render(m, output, parts))] + [(m.root / e.page, render_page(m, e, parts)) for e in m.entries]
+
+
+def write(m: Manifest, output: Path | None = None) -> list[Path]:
+    """Writes the document and every entry's page; returns the files whose text changed."""
+    changed = []
+    for path, text in generated(m, output):
+        if not path.exists() or path.read_text() != text:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+            changed.append(path)
+    return changed
+
+
+def orphan_pages(m: Manifest) -> list[Path]:
+    """Generated pages (data/*/README.md) in a folder that no entry's data is in."""
+    named = {(m.root / e.page).resolve() for e in m.entries}
+    return sorted(p for p in (m.root / "data").glob(f"*/{PAGE}") if p.resolve() not in named)
+
+
 def unreferenced_data(m: Manifest) -> list[Path]:
-    """Files under data/ that no entry names (left over from a removed entry)."""
-    named = {(m.root / rel).resolve() for e in m.entries for rel in (e.data, *e.plots)}
+    """Files under data/ that no entry names (left over from a removed entry); the pages are the entries'."""
+    named = {(m.root / rel).resolve() for e in m.entries for rel in (e.data, *e.plots, e.page)}
     return sorted(p for p in (m.root / "data").rglob("*") if p.is_file() and p.resolve() not in named)
 
 
 def commands(m: Manifest) -> str:
     """Every entry's command, in document order, as a shell script to re-run the measurements."""
-    out = ["# The commands behind docs/results.md, in document order. Re-run one, then add its folder:",
+    out = ["# The commands behind docs/results.md and its entries' pages, by section. Re-run one, then add its folder:",
            "#   ./flexheap harness report --add SECTION RUN_DIR --command \"THE COMMAND\" --name NEW_NAME"]
     for sec in SECTIONS:
         for e in m.in_section(sec.id):

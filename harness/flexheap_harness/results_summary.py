@@ -26,8 +26,10 @@ static cap and the per-phase oracle of its sweep.
 
 Each ratio is recomputed from the entry's own runs, paired by repetition (stats.paired_ratio_ci),
 because an entry's stored ratios are against its baseline only; the oracle share is the sweep's own. Only
-entries whose default policy ran on one of `[summary] builds` may carry a label, so the table
-shows one controller, never a mix of builds."""
+entries whose default policy ran on the current default (the manifest's `current_builds`) or on an
+earlier default (`[summary] previous_builds`) may carry a label. The first table holds the current
+default's rows only (one line saying so while it has none); the earlier defaults' rows form a second
+table, headed as such, each row naming its build, so an earlier build's row is never read as today's."""
 
 from __future__ import annotations
 
@@ -47,6 +49,7 @@ BASELINES = ("g1-50", "g1-90", "vg1", "g1-26", "g1-27like", AA_LABEL, "flexheap-
 OPTIONAL = (AA_LABEL, "flexheap-paper")
 BEST_STATIC = "best static cap"
 TITLE = "Summary: the default against every baseline"
+EARLIER_TITLE = "Earlier builds, not the current default"  # the second table's heading
 BUILD = re.compile(r"FlexHeap (\S+)")  # a hash, or hash-dirty for a build of an uncommitted tree
 HASH = re.compile(r"[0-9a-f]{7,40}")  # a commit as `builds` names it (a -dirty build is none)
 # stats.verdict's words, as the summary says them
@@ -98,23 +101,27 @@ class SummaryError(ValueError):
 @dataclass(frozen=True)
 class Summary:
     policy: str
+    # The current default's builds: the manifest's top-level `current_builds` (results_manifest).
     builds: tuple[str, ...]
     text: str = ""
-    # The previous default's builds: their labelled entries form a second table, kept until the
-    # settings they measured are re-run on `builds` (never mixed into the first).
+    # Earlier defaults' builds: their labelled entries form a second table, kept until the settings
+    # they measured are re-run on `builds` (never mixed into the first).
     previous_builds: tuple[str, ...] = ()
     previous_text: str = ""
 
 
-def _on(build: str | None, builds: tuple[str, ...]) -> bool:
+def on_builds(build: str | None, builds: tuple[str, ...] | list[str]) -> bool:
+    """True when build (as a result records it) is one of builds: a commit, either hash a prefix of the
+    other; a -dirty build (of an uncommitted tree) or none is on no build."""
     hashes = build if build and HASH.fullmatch(build) else None
     return bool(hashes) and any(hashes.startswith(b) or b.startswith(hashes) for b in builds)
+
 
 
 def is_previous(data: dict[str, Any], summary: Summary) -> bool:
     """True when summary.policy ran on one of the previous default's builds, not on the current one."""
     build = build_of(data, summary.policy)
-    return not _on(build, summary.builds) and _on(build, summary.previous_builds)
+    return not on_builds(build, summary.builds) and on_builds(build, summary.previous_builds)
 
 
 def times_by_rep(data: dict[str, Any], policy: str) -> dict[int, float] | None:
@@ -142,10 +149,11 @@ def check_row(data: dict[str, Any], summary: Summary, where: str) -> None:
     if not isinstance(data, dict) or summary.policy not in (data.get("policies") or []):
         raise SummaryError(f"{where}: has a label but no {summary.policy} runs, so it cannot be a summary row")
     build = build_of(data, summary.policy)
-    if not _on(build, summary.builds + summary.previous_builds):
+    listed = summary.builds + summary.previous_builds
+    if not on_builds(build, listed):
         raise SummaryError(f"{where}: has a label but {summary.policy} ran on {build or 'an unnamed build'}, "
-                           f"not on the summary's builds ({', '.join(summary.builds + summary.previous_builds)}); "
-                           "drop the label or re-run it on the default")
+                           f"not on the summary's builds ({', '.join(listed) or 'none listed'}: current_builds "
+                           "and [summary] previous_builds); drop the label or re-run it on the default")
     if len(times_by_rep(data, summary.policy) or {}) < 2:
         raise SummaryError(f"{where}: has a label but fewer than 2 ok runs of {summary.policy}")
 
@@ -229,7 +237,8 @@ def _table(summary: Summary, rows: list[tuple[str, dict[str, Any]]]) -> Table:
     verdicts are Holm's over the table (stats.family_verdicts), and how many cells it calls each way."""
     policy = summary.policy
     cols = columns(policy, rows)
-    header = ["setting", f"{policy} [s]", *(f"x {b}" for b in cols), f"x {BEST_STATIC}", "of per-phase oracle"]
+    header = ["setting", "build", f"{policy} [s]", *(f"x {b}" for b in cols), f"x {BEST_STATIC}",
+              "of per-phase oracle"]
     grid: list[list[Ratio | str]] = []
     for _label, data in rows:
         best = (data.get("oracle") or {}).get("best_static")
@@ -239,7 +248,7 @@ def _table(summary: Summary, rows: list[tuple[str, dict[str, Any]]]) -> Table:
     body, slower, faster = [], 0, 0
     for (label, data), line in zip(rows, grid):
         mine = times_by_rep(data, policy) or {}
-        cells = [label, f"{stats.describe(mine.values())['median']:.1f}"]
+        cells = [label, build_of(data, policy) or "-", f"{stats.describe(mine.values())['median']:.1f}"]
         for r in line:
             v = next(verdicts) if isinstance(r, Ratio) else None
             slower += v == "higher"
@@ -255,7 +264,7 @@ def _table(summary: Summary, rows: list[tuple[str, dict[str, Any]]]) -> Table:
 
 def split_rows(summary: Summary, rows: list[tuple[str, dict[str, Any]]], shares: list[Share | None] | None = None
                ) -> tuple[list[tuple[str, dict[str, Any]]], list[tuple[str, dict[str, Any]]]]:
-    """(the current default's rows, the previous default's rows still to show), as render() tables them."""
+    """(the current default's rows, the earlier defaults' rows still to show), as render() tables them."""
     current: list[tuple[str, dict[str, Any]]] = []
     previous: list[tuple[tuple[str, dict[str, Any]], Measured | None]] = []
     now: list[Measured] = []
@@ -266,9 +275,9 @@ def split_rows(summary: Summary, rows: list[tuple[str, dict[str, Any]]], shares:
         else:
             current.append(r)
             now += [m] if m is not None else []
-    # A setting re-measured on the default leaves the previous default's table (its entry stays below),
-    # and so does one a later previous-default row measured again: the table shows the previous
-    # builds' newest row of each setting, not every default before them.
+    # A setting re-measured on the current default leaves the earlier builds' table (its entry stays in
+    # the document's index), and so does one a later earlier-default row measured again: the table shows
+    # the earlier builds' newest row of each setting, not every default before them.
     previous_rows = [r for i, (r, m) in enumerate(previous)
                      if m is None or not any(m.same(n) for n in now + [p for _, p in previous[i + 1:] if p])]
     return current, previous_rows
@@ -279,17 +288,23 @@ def render(summary: Summary, rows: list[tuple[str, dict[str, Any]]],
     """The summary section's lines; rows are (label, comparison JSON) in document order, shares their
     budgets' shares of the data where their commands gave one (compared as that share)."""
     out = [f"## {TITLE}", ""]
-    if summary.text.strip():
-        out += [summary.text.strip(), ""]
     rows, previous_rows = split_rows(summary, rows, shares)
+    builds = ", ".join(summary.builds) or "none listed"
     if not rows:
-        out += [f"**Not measured yet.** Missing: entries labelled in the manifest whose {summary.policy} "
-                f"ran on {', '.join(summary.builds)}.", ""]
+        out += [f"**No entry measures the current default yet** (FlexHeap {builds}: `current_builds` in the "
+                f"manifest): its table fills in as entries labelled in the manifest whose {summary.policy} ran on "
+                "those builds are added.", ""]
     else:
+        if summary.text.strip():
+            out += [summary.text.strip(), ""]
+        out += [f"On the current default, FlexHeap {builds}:", ""]
         out += _explained(summary, _table(summary, rows))
     if previous_rows:
         table = _table(summary, previous_rows)
-        out += [f"### The previous default ({', '.join(summary.previous_builds)}), not yet re-measured", ""]
+        out += [f"### {EARLIER_TITLE}", ""]
+        out += [f"**Not today's controller.** Each row ran on the earlier build its build column names, not on "
+                f"the current default ({builds}); a row leaves this table once a labelled entry measures its "
+                "setting on the current default.", ""]
         if summary.previous_text.strip():
             out += [summary.previous_text.strip(), ""]
         if rows:
@@ -313,11 +328,12 @@ def _counts(summary: Summary, table: Table) -> str:
 def _explained(summary: Summary, table: Table) -> list[str]:
     return [
         "```sh",
-        "./flexheap harness report   # this table, from the labelled entries below; each has its own command",
+        "./flexheap harness report   # this table, from the labelled entries; each has its own command",
         "```", "", table.text, "",
-        f"{summary.policy} [s]: the median total time of its runs. x P = {summary.policy}'s total time / P's: "
-        "the geometric mean of the per-repetition ratios (runs paired by repetition within the entry; n=K "
-        "when a failed run left K pairs), with the 95% Student-t CI of that cell. Faster or slower only where "
+        f"Build: the FlexHeap build {summary.policy} ran on. {summary.policy} [s]: the median total time of its "
+        f"runs. x P = {summary.policy}'s total time / P's: the geometric mean of the per-repetition ratios (runs "
+        "paired by repetition within the entry; n=K when a failed run left K pairs), with the 95% Student-t CI "
+        "of that cell. Faster or slower only where "
         f"Holm's correction over the table's {_cells(table.family)} with a CI rejects a ratio of 1 (p from the "
         f"paired t-test that gives the CI; at most a {stats.FAMILY_ALPHA:.0%} chance that the table calls any "
         "difference between identical configurations) and the CI excludes 1; tie otherwise, so a tie's CI may "

@@ -253,7 +253,7 @@ def a_a_manifest(tmp_path, summary: bool = False):
     path.write_text(json.dumps(data))
     manifest = root / "manifest.toml"
     manifest.write_text('output = "../results.md"\n'
-                        + ('\n[summary]\npolicy = "flexheap"\nbuilds = ["abc1234"]\n' if summary else "")
+                        + ('current_builds = ["abc1234"]\n\n[summary]\npolicy = "flexheap"\n' if summary else "")
                         + '\n[[entry]]\nsection = "comparisons"\ntitle = "M1 with flexheap-paper"\n'
                         'command = "./flexheap harness compare --policies g1-50,flexheap,flexheap-paper '
                         '--baseline g1-50 --budget 1g --workload M1 --out x"\ndata = "data/a/comparison.json"\n'

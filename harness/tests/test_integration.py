@@ -213,7 +213,8 @@ def test_tiny_compare_then_report_with_every_table_and_its_command(jdk, tmp_path
     assert "(CI " in total  # g1-50's ratio to g1-90 with its bootstrap interval
     assert "| g1-90 (base)" in tiny and "JDK: " in tiny and "Date: " in tiny
     copied = sorted(p.name for p in (docs / "data").rglob("*"))
-    assert copied == ["compare", "comparison.json", "throughput.png", "timeline.png"]  # no runs/, logs, samples
+    # no runs/, logs, samples; the entry's page (README.md) is the report's
+    assert copied == ["README.md", "compare", "comparison.json", "throughput.png", "timeline.png"]
     for name in ("timeline.png", "throughput.png"):
         assert f"(results/data/compare/{name})" in tiny
     assert cli.main(report + ["--check"]) == 0

@@ -22,10 +22,13 @@
 
 """`report`: docs/results.md from a manifest and result JSONs (tests/data/results), the missing
 sections, --check against stale or hand-edited documents and tables without a command, entries
-without a command refused, --add copying only result JSONs and plots."""
+without a command refused, --add copying only result JSONs and plots; the current default
+(`current_builds`): its entries in full, every other entry one line of the index and in full on its
+data folder's generated page, which --check verifies too."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 from pathlib import Path
@@ -43,6 +46,12 @@ SWEEP_CMD = ("./flexheap harness sweep --fractions 0.3,0.9 --also flexheap --rep
              "--index /idx --workload M2 --device sata --out results/m2")
 CHAR_CMD = "./flexheap bench characterize --index /idx --scale 0.1 --out char.json"
 HEADER = 'output = "../results.md"\n\n[sections.paper]\ntext = ""\nmismatch = ""\n'
+
+
+def with_current(*builds: str) -> str:
+    """HEADER with current_builds (a top-level key: before the first table)."""
+    listed = ", ".join(f'"{b}"' for b in builds)
+    return HEADER.replace('output = "../results.md"\n', f'output = "../results.md"\ncurrent_builds = [{listed}]\n')
 
 
 def entry(section: str, title: str, data: str, command: str | None, plots: list[str] = ()) -> str:
@@ -63,10 +72,11 @@ def docs(tmp_path) -> Path:
     shutil.copy(DATA / "compare-m1.json", root / "data" / "m1" / "comparison.json")
     shutil.copy(DATA / "timeline.png", root / "data" / "m1" / "timeline.png")
     shutil.copy(DATA / "sweep-m2.json", root / "data" / "m2" / "comparison.json")
-    shutil.copy(DATA / "characterize.json", root / "data" / "char.json")
+    (root / "data" / "char").mkdir()
+    shutil.copy(DATA / "characterize.json", root / "data" / "char" / "char.json")
     manifest = root / "manifest.toml"
     manifest.write_text(HEADER
-                        + entry("characterization", "Query classes, scale 0.1", "data/char.json", CHAR_CMD)
+                        + entry("characterization", "Query classes, scale 0.1", "data/char/char.json", CHAR_CMD)
                         + entry("comparisons", "M1, 5% of the index, nvme", "data/m1/comparison.json", COMPARE_CMD,
                                 ["data/m1/timeline.png"])
                         + entry("comparisons", "M2 sweep, 10%, sata", "data/m2/comparison.json", SWEEP_CMD))
@@ -143,7 +153,8 @@ def test_check_passes_on_the_generated_document_and_fails_when_stale_or_edited(d
     err = capsys.readouterr().err
     assert "stale, or edited by hand" in err and "-| flexheap" in err and "./flexheap harness report" in err
     out.write_text(good)
-    docs.write_text(docs.read_text() + entry("timelines", "New", "data/m1/comparison.json", COMPARE_CMD))
+    shutil.copytree(docs.parent / "data" / "m1", docs.parent / "data" / "new")
+    docs.write_text(docs.read_text() + entry("timelines", "New", "data/new/comparison.json", COMPARE_CMD))
     assert report(docs, "--check") == 1  # the manifest changed, the document did not: stale
     assert "stale" in capsys.readouterr().err
     out.unlink()
@@ -226,7 +237,8 @@ def test_add_copies_only_result_jsons_and_plots(docs, run_folder, capsys):
     out = capsys.readouterr().out
     assert "not copied (only the entry's result JSON and PNG plots are): comparison.md, oracle.json, runs/, samples.csv" in out
     dest = docs.parent / "data" / run_folder.name
-    assert sorted(p.name for p in dest.rglob("*")) == ["comparison.json", "timeline.png"]
+    # the copied files, and the entry's page the report wrote beside them
+    assert sorted(p.name for p in dest.rglob("*")) == ["README.md", "comparison.json", "timeline.png"]
     m = results_manifest.load(docs)
     e = m.entries[-1]
     assert (e.section, e.command, e.notes) == ("timelines", COMPARE_CMD, "Median run per policy.")
@@ -328,7 +340,8 @@ def test_the_probe_overhead_json_renders_its_table_under_its_command(docs):
 # ---------------------------------------------------------------- the summary table
 
 
-SUMMARY = '\n[summary]\npolicy = "flexheap"\nbuilds = ["abc1234"]\ntext = "The default, setting by setting."\n'
+SUMMARY = '\n[summary]\npolicy = "flexheap"\ntext = "The default, setting by setting."\n'
+EARLIER = SUMMARY + 'previous_builds = ["abc1234"]\n'  # with with_current("def5678"): abc1234 is an earlier default
 
 
 def labelled(manifest: Path, label: str, title: str) -> None:
@@ -358,7 +371,7 @@ def with_sweep_provenance(docs: Path, scale: float = 1.0) -> None:
 
 
 def test_the_summary_pairs_the_default_with_every_baseline_by_repetition(docs):
-    docs.write_text(docs.read_text().replace(HEADER, HEADER + SUMMARY))
+    docs.write_text(docs.read_text().replace(HEADER, with_current("abc1234") + SUMMARY))
     labelled(docs, "M1 5% nvme", "M1, 5% of the index, nvme")
     md = results_report.render(results_manifest.load(docs))
     assert md.index("## Summary: the default against every baseline") < md.index("## 1. ")
@@ -377,7 +390,7 @@ def test_the_summary_pairs_the_default_with_every_baseline_by_repetition(docs):
 
 
 def test_the_summary_shows_the_best_static_cap_the_oracle_and_a_loss(docs):
-    docs.write_text(docs.read_text().replace(HEADER, HEADER + SUMMARY))
+    docs.write_text(docs.read_text().replace(HEADER, with_current("abc1234") + SUMMARY))
     with_sweep_provenance(docs)
     labelled(docs, "M2 10% sata", "M2 sweep, 10%, sata")
     cell = dict(zip(*(lambda r: (r["setting"], r["M2 10% sata"]))(summary_rows(
@@ -391,17 +404,20 @@ def test_the_summary_shows_the_best_static_cap_the_oracle_and_a_loss(docs):
     assert "Cells where flexheap is slower: 1; faster: 0 (of 1 with a CI)." in md
 
 
-@pytest.mark.parametrize("summary, title, message", [
-    (SUMMARY.replace("abc1234", "def5678"), "M1, 5% of the index, nvme",
-     "flexheap ran on abc1234, not on the summary's builds (def5678)"),
-    ("", "M1, 5% of the index, nvme", "has a label but the manifest has no [summary]"),
-    (SUMMARY, "M2 sweep, 10%, sata", "flexheap ran on an unnamed build"),  # the sweep records no JDK
-    (SUMMARY.replace('builds = ["abc1234"]', 'builds = ["HEAD"]'), "M1, 5% of the index, nvme",
-     "builds must be a non-empty list of commit hashes"),
-    (SUMMARY.replace("abc1234", "abc1234def0"), "M1, 5% of the index, nvme", None),  # a longer hash matches
+@pytest.mark.parametrize("head, summary, title, message", [
+    (with_current("def5678"), SUMMARY, "M1, 5% of the index, nvme",
+     "flexheap ran on abc1234, not on the summary's builds (def5678: current_builds"),
+    (with_current("def5678"), SUMMARY + 'previous_builds = ["0123456"]\n', "M1, 5% of the index, nvme",
+     "not on the summary's builds (def5678, 0123456"),
+    (HEADER, "", "M1, 5% of the index, nvme", "has a label but the manifest has no [summary]"),
+    (with_current("abc1234"), SUMMARY, "M2 sweep, 10%, sata", "flexheap ran on an unnamed build"),  # no JDK recorded
+    (with_current("HEAD"), SUMMARY, "M1, 5% of the index, nvme", "current_builds must be a list of commit hashes"),
+    (HEADER, SUMMARY, "M1, 5% of the index, nvme", "the [summary] needs `current_builds`"),
+    (with_current("abc1234def0"), SUMMARY, "M1, 5% of the index, nvme", None),  # a longer hash matches
+    (with_current("def5678"), EARLIER, "M1, 5% of the index, nvme", None),  # a row of an earlier default
 ])
-def test_a_summary_row_must_be_the_default_on_a_listed_build(docs, capsys, summary, title, message):
-    docs.write_text(docs.read_text().replace(HEADER, HEADER + summary))
+def test_a_summary_row_must_be_the_default_on_a_listed_build(docs, capsys, head, summary, title, message):
+    docs.write_text(docs.read_text().replace(HEADER, head + summary))
     labelled(docs, "a row", title)
     if message is None:
         assert report(docs) == 0
@@ -411,15 +427,21 @@ def test_a_summary_row_must_be_the_default_on_a_listed_build(docs, capsys, summa
 
 
 def test_the_previous_defaults_rows_form_their_own_table(docs, capsys):
-    # abc1234 is the previous default now: its row moves to a second table, never mixed with def5678's.
-    previous = SUMMARY.replace('builds = ["abc1234"]', 'builds = ["def5678"]\nprevious_builds = ["abc1234"]')
-    docs.write_text(docs.read_text().replace(HEADER, HEADER + previous))
+    # abc1234 is an earlier default now: its row moves to a second table, never mixed with def5678's,
+    # and the summary says in one line that the current default has no row yet.
+    docs.write_text(docs.read_text().replace(HEADER, with_current("def5678") + EARLIER))
     labelled(docs, "M1 5% nvme", "M1, 5% of the index, nvme")
     md = results_report.render(results_manifest.load(docs))
     main = block_after(md, "## Summary: the default against every baseline")
-    assert "**Not measured yet.**" in main and "M1 5% nvme" not in main.split("### The previous default")[0]
-    old = block_after(md, "### The previous default (abc1234), not yet re-measured")
-    assert "| M1 5% nvme " in old and "x0.50 (0.50-0.50) faster" in old
+    assert main.strip().splitlines()[1:] == [
+        "", "**No entry measures the current default yet** (FlexHeap def5678: `current_builds` in the manifest): its "
+        "table fills in as entries labelled in the manifest whose flexheap ran on those builds are added."]
+    assert "The default, setting by setting." not in md  # the text of the current default's table, not shown
+    old = block_after(md, f"### {results_summary.EARLIER_TITLE}")
+    assert "**Not today's controller.**" in old and "not on the current default (def5678)" in old
+    rows = summary_rows(md.replace(f"### {results_summary.EARLIER_TITLE}", ""))  # the earlier table's rows
+    assert dict(zip(rows["setting"], rows["M1 5% nvme"]))["build"] == "abc1234"  # each row names its build
+    assert "x0.50 (0.50-0.50) faster" in old
     assert "Cells where flexheap is slower: 0; faster: 2 (of 2 with a CI)." in old
     assert "Read as the table above" not in old  # no table above
     assert results_report.uncommanded_tables(md) == []
@@ -428,7 +450,26 @@ def test_the_previous_defaults_rows_form_their_own_table(docs, capsys):
     assert "previous_builds must be a list of commit hashes" in capsys.readouterr().err
     docs.write_text(docs.read_text().replace('previous_builds = ["HEAD"]', 'previous_builds = ["def5678"]'))
     assert report(docs) == 2
-    assert "def5678 in both builds and previous_builds" in capsys.readouterr().err
+    assert "def5678 in both current_builds and previous_builds" in capsys.readouterr().err
+
+
+def test_the_current_defaults_rows_come_first_and_the_earlier_ones_are_headed_as_such(docs):
+    gib = 1 << 30
+    now = measured(docs, "now", "M2", gib, "sata")
+    data = json.loads((docs.parent / now).read_text())
+    data["provenance"]["jdks"][0]["jdk"] = data["provenance"]["jdks"][0]["jdk"].replace("abc1234", "def5678")
+    (docs.parent / now).write_text(json.dumps(data))
+    docs.write_text(docs.read_text().replace(HEADER, with_current("def5678") + EARLIER)
+                    + entry("comparisons", "M2 now", now, COMPARE_CMD))
+    labelled(docs, "M1 then", "M1, 5% of the index, nvme")
+    labelled(docs, "M2 now", "M2 now")
+    md = results_report.render(results_manifest.load(docs))
+    main = block_after(md, "## Summary: the default against every baseline")
+    assert "The default, setting by setting." in main and "On the current default, FlexHeap def5678:" in main
+    assert "| M2 now " in main and "| def5678 " in main and "M1 then" not in main
+    old = block_after(md, f"### {results_summary.EARLIER_TITLE}")
+    assert "| M1 then " in old and "| abc1234 " in old and "M2 now" not in old
+    assert "Read as the table above" in old
 
 
 def test_a_setting_re_measured_on_the_default_leaves_the_previous_defaults_table(docs):
@@ -437,36 +478,34 @@ def test_a_setting_re_measured_on_the_default_leaves_the_previous_defaults_table
     data = json.loads((docs.parent / current).read_text())
     data["provenance"]["jdks"][0]["jdk"] = data["provenance"]["jdks"][0]["jdk"].replace("abc1234", "def5678")
     (docs.parent / current).write_text(json.dumps(data))
-    previous = SUMMARY.replace('builds = ["abc1234"]', 'builds = ["def5678"]\nprevious_builds = ["abc1234"]')
-    docs.write_text(HEADER + previous
+    docs.write_text(with_current("def5678") + EARLIER
                     + entry("comparisons", "old M1 sata", measured(docs, "a", "M1", gib, "sata"), COMPARE_CMD)
                     + entry("comparisons", "old M1 nvme", measured(docs, "b", "M1", gib), COMPARE_CMD)
                     + entry("comparisons", "new M1 sata", current, COMPARE_CMD))
     for title in ("old M1 sata", "old M1 nvme", "new M1 sata"):
         labelled(docs, title.replace(" ", "-"), title)
     md = results_report.render(results_manifest.load(docs))
-    main = block_after(md, "## Summary: the default against every baseline").split("### The previous default")[0]
-    old = block_after(md, "### The previous default (abc1234), not yet re-measured")
+    main = block_after(md, "## Summary: the default against every baseline")
+    old = block_after(md, f"### {results_summary.EARLIER_TITLE}")
     assert "| new-M1-sata " in main and "| old-M1-nvme " in old
-    # re-measured on def5678: out of the previous table, its entry still in the document
-    assert "old-M1-sata" not in old and "### old M1 sata" in md
+    # re-measured on def5678: out of the earlier builds' table, its entry one line of the index
+    assert "old-M1-sata" not in old and "old M1 sata · FlexHeap abc1234 · [a/](results/data/a/README.md)" in md
 
 
 def test_the_previous_defaults_table_keeps_the_newest_row_of_a_setting(docs):
     # Two rows of one setting on previous builds (an older default's, then a newer one's): only the
     # newer one is the previous default's figure; another setting keeps its row.
     gib = 1 << 30
-    previous = SUMMARY.replace('builds = ["abc1234"]', 'builds = ["def5678"]\nprevious_builds = ["abc1234"]')
-    docs.write_text(HEADER + previous
+    docs.write_text(with_current("def5678") + EARLIER
                     + entry("comparisons", "older M1 sata", measured(docs, "a", "M1", gib, "sata"), COMPARE_CMD)
                     + entry("comparisons", "newer M1 sata", measured(docs, "b", "M1", gib, "sata"), COMPARE_CMD)
                     + entry("comparisons", "M1 nvme", measured(docs, "c", "M1", gib), COMPARE_CMD))
     for title in ("older M1 sata", "newer M1 sata", "M1 nvme"):
         labelled(docs, title.replace(" ", "-"), title)
     md = results_report.render(results_manifest.load(docs))
-    old = block_after(md, "### The previous default (abc1234), not yet re-measured")
+    old = block_after(md, f"### {results_summary.EARLIER_TITLE}")
     assert "| newer-M1-sata " in old and "| M1-nvme " in old
-    assert "older-M1-sata" not in old and "### older M1 sata" in md  # its entry stays in the document
+    assert "older-M1-sata" not in old and "· older M1 sata · " in md  # its entry stays in the index
 
 
 def test_one_multiple_of_one_index_is_one_setting_whatever_its_bytes(docs):
@@ -476,16 +515,15 @@ def test_one_multiple_of_one_index_is_one_setting_whatever_its_bytes(docs):
     data = json.loads((docs.parent / current).read_text())
     data["provenance"]["jdks"][0]["jdk"] = data["provenance"]["jdks"][0]["jdk"].replace("abc1234", "def5678")
     (docs.parent / current).write_text(json.dumps(data))
-    previous = SUMMARY.replace('builds = ["abc1234"]', 'builds = ["def5678"]\nprevious_builds = ["abc1234"]')
     other_index = COMPARE_CMD.replace("--index /idx", "--index /idx2")
-    docs.write_text(HEADER + previous
+    docs.write_text(with_current("def5678") + EARLIER
                     + entry("comparisons", "old M1", measured(docs, "a", "M1", gib), COMPARE_CMD)
                     + entry("comparisons", "old M1 other index", measured(docs, "b", "M1", gib), other_index)
                     + entry("comparisons", "new M1", current, COMPARE_CMD))
     for title in ("old M1", "old M1 other index", "new M1"):
         labelled(docs, title.replace(" ", "-"), title)
     md = results_report.render(results_manifest.load(docs))
-    old = block_after(md, "### The previous default (abc1234), not yet re-measured")
+    old = block_after(md, f"### {results_summary.EARLIER_TITLE}")
     assert "| old-M1-other-index " in old  # 0.05x of another index is another setting
     assert "| old-M1 " not in old
 
@@ -510,7 +548,7 @@ def test_budget_share_reads_a_multiple_of_the_data_from_the_command():
 def test_a_dirty_build_is_not_the_listed_build(docs, capsys):
     m1 = docs.parent / "data" / "m1" / "comparison.json"
     m1.write_text(m1.read_text().replace("FlexHeap abc1234", "FlexHeap abc1234-dirty"))
-    docs.write_text(docs.read_text().replace(HEADER, HEADER + SUMMARY))
+    docs.write_text(docs.read_text().replace(HEADER, with_current("abc1234") + SUMMARY))
     labelled(docs, "a row", "M1, 5% of the index, nvme")
     assert report(docs) == 2
     assert "flexheap ran on abc1234-dirty, not on the summary's builds" in capsys.readouterr().err
@@ -542,7 +580,7 @@ def test_ratio_cells_print_enough_digits_to_show_the_verdict_and_say_when_a_run_
 
 
 def test_add_with_a_label_makes_a_summary_row(docs, run_folder):
-    docs.write_text(docs.read_text().replace(HEADER, HEADER + SUMMARY))
+    docs.write_text(docs.read_text().replace(HEADER, with_current("abc1234") + SUMMARY))
     assert report(docs, "--add", "comparisons", str(run_folder), "--command", COMPARE_CMD, "--label", "added") == 0
     assert results_manifest.load(docs).entries[-1].label == "added"
     assert "added" in summary_rows((docs.parent.parent / "results.md").read_text())
@@ -563,11 +601,9 @@ def measured(docs: Path, name: str, workload: str, budget: int, device: str = "n
     return f"data/{name}/comparison.json"
 
 
-def test_a_later_result_of_the_same_setting_moves_the_earlier_one_to_the_history(docs, capsys):
+def test_a_later_result_of_the_same_setting_on_the_current_default_moves_the_earlier_one_to_the_index(docs, capsys):
     gib = 1 << 30
-    docs.write_text(HEADER.replace('output = "../results.md"\n',
-                                   'output = "../results.md"\nhistory = "../results-history.md"\n')
-                    + SUMMARY
+    docs.write_text(with_current("abc1234") + SUMMARY
                     + entry("comparisons", "old M1", measured(docs, "a", "M1", gib), COMPARE_CMD)
                     + entry("comparisons", "labelled old M1", measured(docs, "b", "M1", gib), COMPARE_CMD)
                     + entry("comparisons", "M1 on sata", measured(docs, "c", "M1", gib, "sata"), COMPARE_CMD)
@@ -576,26 +612,112 @@ def test_a_later_result_of_the_same_setting_moves_the_earlier_one_to_the_history
                     + entry("comparisons", "new M1", measured(docs, "e", "M1", int(gib * 1.02)), COMPARE_CMD)
                     + entry("comparisons", "M1 at 0.9", measured(docs, "f", "M1", int(gib * 0.9)),
                             COMPARE_CMD.replace("0.05x", "0.045x"))
-                    + entry("characterization", "Query classes", "data/char.json", CHAR_CMD))
+                    + entry("characterization", "Query classes", "data/char/char.json", CHAR_CMD))
     labelled(docs, "M1 row", "labelled old M1")
     m = results_manifest.load(docs)
-    current, superseded = results_report.split(m)
-    assert [e.title for e in superseded] == ["old M1"]
-    assert [e.title for e in current] == ["labelled old M1", "M1 on sata", "M2", "new M1", "M1 at 0.9",
-                                          "Query classes"]
+    full, indexed = results_report.split(m)
+    # the characterization ran on a stock JDK (no FlexHeap build): not the current default either
+    assert [e.title for e in indexed] == ["old M1", "Query classes"]
+    assert [e.title for e in full] == ["labelled old M1", "M1 on sata", "M2", "new M1", "M1 at 0.9"]
     assert report(docs) == 0
     md = (docs.parent.parent / "results.md").read_text()
-    history = (docs.parent.parent / "results-history.md").read_text()
     assert "### old M1" not in md and "### new M1" in md and "### labelled old M1" in md
-    assert "1 earlier result of settings measured again below is in" in md and "](results-history.md)" in md
-    assert "### old M1" in history and "### new M1" not in history
-    assert f"```sh\n{COMPARE_CMD}\n```" in block_after(history, "### old M1")
-    assert "](results/data/a/comparison.json)" in history  # links relative to the history file
-    assert results_report.uncommanded_tables(history) == []
+    # a section with entries in full points to its earlier ones
+    assert "1 earlier measurement: one line each under [Earlier measurements](#earlier-measurements)." in \
+        block_after(md, f"## {SECTIONS[1].title}")
+    assert "The 2 other entries, measured on earlier builds or measured again, are one line each" in md
+    index = md[md.index(f"## {results_report.EARLIER_TITLE}"):]
+    assert ("- 2026-11-20 · old M1 · FlexHeap abc1234, measured again by a later entry · "
+            "[a/](results/data/a/README.md)") in index
+    assert ("- undated · Query classes · JDK 25.0.3 (OpenJDK 64-Bit Server VM) · "
+            "[char/](results/data/char/README.md)") in index
+    page = (docs.parent / "data" / "a" / "README.md").read_text()
+    assert "Measured on the current default, FlexHeap abc1234, and measured again by a later entry" in page
+    assert f"```sh\n{COMPARE_CMD}\n```" in page and "](comparison.json)" in page  # links relative to the page
+    assert "the document shows it in full too" in (docs.parent / "data" / "e" / "README.md").read_text()
     assert report(docs, "--check") == 0
-    (docs.parent.parent / "results-history.md").write_text(history.replace("old M1", "M1 old"))
+
+
+def test_an_entry_not_on_the_current_default_is_one_line_of_the_index_and_in_full_on_its_page(docs, capsys):
+    # m1 ran on abc1234; def5678 is the current default, and the M2 sweep ran on it.
+    with_sweep_provenance(docs)
+    m2 = docs.parent / "data" / "m2" / "comparison.json"
+    m2.write_text(m2.read_text().replace("FlexHeap abc1234", "FlexHeap def5678"))
+    docs.write_text(docs.read_text().replace(HEADER, with_current("def5678")))
+    assert report(docs) == 0
+    md = (docs.parent.parent / "results.md").read_text()
+    title = "M1, 5% of the index, nvme"
+    # in the document: one line, with its date, title, build and a link to its folder's page; no table
+    assert [ln for ln in md.splitlines() if title in ln] == [
+        f"- 2026-11-20 · {title} · FlexHeap abc1234 · [m1/](results/data/m1/README.md)"]
+    assert "x0.50 (CI 0.42-0.60)" not in md and "![timeline.png]" not in md and COMPARE_CMD not in md
+    assert "### M2 sweep, 10%, sata" in md and "sum (per-phase oracle)" in md  # the current default's, in full
+    assert ("**Not measured on the current default yet.** Missing: "
+            + SECTIONS[0].needs + " 1 earlier measurement: one line each under "
+            f"[{results_report.EARLIER_TITLE}](#earlier-measurements).") in md
+    # on its page: in full, as the document showed it, and said to be an earlier build
+    page = (docs.parent / "data" / "m1" / "README.md").read_text()
+    assert page.startswith("<!-- Generated by `./flexheap harness report` from ../../manifest.toml")
+    assert f"\n# {title}\n" in page
+    assert "**Measured on FlexHeap abc1234, not on the current default (def5678)**" in page
+    assert "[Earlier measurements](../../../results.md#earlier-measurements)" in page
+    assert f"```sh\n{COMPARE_CMD}\n```\n\n| policy" in page and "x0.50 (CI 0.42-0.60)" in page
+    assert "![timeline.png](timeline.png)" in page and "[comparison.json](comparison.json)" in page
+    assert results_report.uncommanded_tables(page) == []
+    # below its title and the line on its build, the page is what the document showed for it before
+    shown = block_after(results_report.render(dataclasses.replace(results_manifest.load(docs), current_builds=None)),
+                        f"### {title}")
+    assert page.split("**Measured on", 1)[1].split("\n\n", 1)[1] \
+        == shown.split("\n\n", 1)[1].replace("](results/data/m1/", "](")
+    now_page = (docs.parent / "data" / "m2" / "README.md").read_text()
+    assert "Measured on the current default, FlexHeap def5678: the document shows it in full too." in now_page
+    # report --check verifies the pages: edited, missing, or one left by a removed entry
+    assert report(docs, "--check") == 0
+    (docs.parent / "data" / "m1" / "README.md").write_text(page.replace("x0.50", "x0.40", 1))
     assert report(docs, "--check") == 1
-    assert "results-history.md is not what" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "data/m1/README.md is not what" in err and "-| flexheap" in err
+    (docs.parent / "data" / "m1" / "README.md").unlink()
+    assert report(docs, "--check") == 1
+    assert "data/m1/README.md does not exist" in capsys.readouterr().err
+    assert report(docs) == 0 and report(docs, "--check") == 0
+    (docs.parent / "data" / "gone").mkdir()
+    (docs.parent / "data" / "gone" / "README.md").write_text("old page\n")
+    assert report(docs, "--check") == 1
+    assert "gone/README.md is the page of no entry" in capsys.readouterr().err
+    # the default moves on: abc1234 listed too, its entry shows in full and its page says so
+    (docs.parent / "data" / "gone" / "README.md").unlink()
+    docs.write_text(docs.read_text().replace('current_builds = ["def5678"]', 'current_builds = ["def5678", "abc1234"]'))
+    assert report(docs, "--check") == 1  # the document and m1's page are stale
+    assert report(docs) == 0
+    md = (docs.parent.parent / "results.md").read_text()
+    assert f"### {title}" in md and "Measured on the current default, FlexHeap abc1234" in \
+        (docs.parent / "data" / "m1" / "README.md").read_text()
+
+
+def test_many_stale_pages_show_a_few_diffs_and_name_the_rest(docs, capsys, monkeypatch):
+    assert report(docs) == 0
+    for name in ("m1", "m2", "char"):
+        page = docs.parent / "data" / name / "README.md"
+        page.write_text(page.read_text() + "edited\n")
+    monkeypatch.setattr(results_report, "SHOWN_STALE", 1)
+    assert report(docs, "--check") == 1
+    err = capsys.readouterr().err
+    assert err.count("is not what") == 1 and "2 more stale file(s)" in err and "data/m2/README.md" in err
+
+
+def test_add_says_where_the_entry_shows(docs, run_folder, capsys):
+    docs.write_text(docs.read_text().replace(HEADER, with_current("def5678")))
+    assert report(docs, "--add", "timelines", str(run_folder), "--command", COMPARE_CMD) == 0
+    out = capsys.readouterr().out
+    assert "not on the current default (def5678): one line of results.md's index, in full in " in out
+    assert (f"data/{run_folder.name}/README.md. If FlexHeap abc1234 runs today's default, add it to "
+            "current_builds") in out
+    docs.write_text(docs.read_text().replace('current_builds = ["def5678"]', 'current_builds = ["abc1234"]'))
+    assert report(docs, "--add", "timelines", str(run_folder), "--command", COMPARE_CMD, "--name", "again") == 0
+    out = capsys.readouterr().out
+    assert f"{run_folder.name}: g1-90, flexheap, vg1: on the current default, in full in " in out
+    assert "add it to current_builds" not in out
 
 
 def swept(docs: Path, name: str, workload: str, budget: int) -> str:
@@ -607,50 +729,60 @@ def swept(docs: Path, name: str, workload: str, budget: int) -> str:
     return path
 
 
-def test_only_a_later_sweep_moves_a_sweep_with_its_oracle_to_the_history(docs):
+def test_only_a_later_sweep_moves_a_sweep_with_its_oracle_to_the_index(docs):
     gib = 1 << 30
-    docs.write_text(HEADER.replace('output = "../results.md"\n',
-                                   'output = "../results.md"\nhistory = "../results-history.md"\n')
+    docs.write_text(with_current("abc1234")
                     + entry("comparisons", "old compare", measured(docs, "a", "M1", gib), COMPARE_CMD)
                     + entry("comparisons", "old sweep", swept(docs, "b", "M1", gib), COMPARE_CMD)
                     + entry("comparisons", "new compare", measured(docs, "c", "M1", gib), COMPARE_CMD)
                     + entry("comparisons", "M2 sweep", swept(docs, "d", "M2", gib), COMPARE_CMD)
                     + entry("comparisons", "new M2 sweep", swept(docs, "e", "M2", gib), COMPARE_CMD)
                     + entry("comparisons", "M2 compare", measured(docs, "f", "M2", gib), COMPARE_CMD))
-    current, superseded = results_report.split(results_manifest.load(docs))
+    full, indexed = results_report.split(results_manifest.load(docs))
     # a compare replaces the compare before it, never a sweep; a sweep replaces both
-    assert [e.title for e in superseded] == ["old compare", "M2 sweep"]
-    assert [e.title for e in current] == ["old sweep", "new compare", "new M2 sweep", "M2 compare"]
+    assert [e.title for e in indexed] == ["old compare", "M2 sweep"]
+    assert [e.title for e in full] == ["old sweep", "new compare", "new M2 sweep", "M2 compare"]
 
 
 def test_extra_jvm_flags_make_another_setting(docs):
     gib = 1 << 30
     parallel = ["-XX:-UseG1GC", "-XX:+UseParallelGC"]
-    docs.write_text(HEADER.replace('output = "../results.md"\n',
-                                   'output = "../results.md"\nhistory = "../results-history.md"\n')
+    docs.write_text(with_current("abc1234")
                     + entry("comparisons", "old M2", measured(docs, "a", "M2", gib), COMPARE_CMD)
                     + entry("comparisons", "M2 G1", measured(docs, "b", "M2", gib, jvm_flags=[]), COMPARE_CMD)
                     + entry("comparisons", "M2 Parallel", measured(docs, "c", "M2", gib, jvm_flags=parallel),
                             COMPARE_CMD)
                     + entry("comparisons", "M2 Parallel again", measured(docs, "d", "M2", gib, jvm_flags=parallel),
                             COMPARE_CMD))
-    current, superseded = results_report.split(results_manifest.load(docs))
+    full, indexed = results_report.split(results_manifest.load(docs))
     # no flags recorded is no flags given; the Parallel GC runs replace only each other
-    assert [e.title for e in superseded] == ["old M2", "M2 Parallel"]
-    assert [e.title for e in current] == ["M2 G1", "M2 Parallel again"]
+    assert [e.title for e in indexed] == ["old M2", "M2 Parallel"]
+    assert [e.title for e in full] == ["M2 G1", "M2 Parallel again"]
 
 
-def test_without_a_history_file_every_entry_stays_in_the_document(docs):
+def test_without_current_builds_every_entry_stays_in_the_document(docs):
     docs.write_text(HEADER + entry("comparisons", "old M1", measured(docs, "a", "M1", 1 << 30), COMPARE_CMD)
                     + entry("comparisons", "new M1", measured(docs, "b", "M1", 1 << 30), COMPARE_CMD))
     m = results_manifest.load(docs)
     assert results_report.split(m) == (m.entries, [])
     md = results_report.render(m)
-    assert "### old M1" in md and "### new M1" in md and "results-history" not in md
+    assert "### old M1" in md and "### new M1" in md and results_report.EARLIER_TITLE not in md
+    assert "current default" not in results_report.render_page(m, m.entries[0])
 
 
-def test_history_must_be_another_file(docs, capsys):
-    docs.write_text(docs.read_text().replace('output = "../results.md"\n',
-                                             'output = "../results.md"\nhistory = "../results.md"\n'))
+@pytest.mark.parametrize("change, message", [
+    (('output = "../results.md"\n', 'output = "../results.md"\nhistory = "../results-history.md"\n'),
+     "`history` is gone: entries not on `current_builds` render as one line each"),
+    (('[summary]\npolicy = "flexheap"\n', '[summary]\npolicy = "flexheap"\nbuilds = ["abc1234"]\n'),
+     "`[summary] builds` is now the top-level `current_builds`"),
+    (('data = "data/m2/comparison.json"', 'data = "data/m1/comparison.json"'), "entries 2 and 3 share data/m1/"),
+    (('data = "data/char/char.json"', 'data = "data/char.json"'),
+     "data/char.json is not in a folder of its own under data/"),
+])
+def test_manifest_keys_and_layouts_of_before_are_named(docs, capsys, change, message):
+    (docs.parent / "data" / "char.json").write_text((DATA / "characterize.json").read_text())
+    docs.write_text(docs.read_text().replace(HEADER, with_current("abc1234") + SUMMARY))
+    assert change[0] in docs.read_text()
+    docs.write_text(docs.read_text().replace(*change))
     assert report(docs) == 2
-    assert "history and output are the same file" in capsys.readouterr().err
+    assert message in capsys.readouterr().err
