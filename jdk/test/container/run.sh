@@ -28,6 +28,8 @@
 #     namespace (a thread doing O_DIRECT reads shows at least half its off-CPU
 #     time, wall less its CPU time, as stall), or another backend is chosen with a reason
 #   - UseCompressedOops stays on with a 64 GB memory size (-XX:MaxRAM=64g) as with stock G1
+#   - the heap follows the memory limit changed at run time and SoftMaxHeapSize set
+#     by jcmd (issue 63): the budget-* cases, in budget.sh
 # cgroup v1: the memory controller at /sys/fs/cgroup/memory. cgroup v2: used
 # when the v2 mount offers the memory controller (on this machine it is bound to
 # the v1 hierarchy, so the v2 cases report SKIP with that reason).
@@ -208,6 +210,9 @@ if want oops; then
       || t_fail oops-64g-ns "exit $T_RC, UseCompressedOops=$(flag UseCompressedOops), MaxHeapSize=$(flag MaxHeapSize)"
   fi
 fi
+
+# --- the heap follows the memory limit (issue 63): budget.sh ---------------------------
+. "$here/budget.sh"
 
 # --- cgroup v2 ------------------------------------------------------------------------
 if want v2; then

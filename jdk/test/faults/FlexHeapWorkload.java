@@ -32,6 +32,21 @@
  *                             off-CPU time (wall less its CPU time), the reference a stall
  *                             backend is checked against
  *   idle SECONDS              sleep (for jcmd)
+ *   phases GO STEP...         the memory-budget cases (jdk/test/container/budget.sh): STEPs in
+ *                             order; a step that lasts "until go" ends when the file GO.N appears
+ *                             (N = 1, 2, ...: one file per such step, created by the test), or
+ *                             exits 3 when it has not appeared within 90 s:
+ *       io:FILE               read FILE over and over, 1 MB at a time, until go; "IOPASS N T"
+ *                             after each whole pass
+ *       heap:LIVE_MB:SECONDS  a live set of LIVE_MB in 32 KB arrays, one replaced for every
+ *                             ~2 MB of short-lived arrays allocated as fast as one thread can;
+ *                             for SECONDS, or until go when SECONDS is "go"; the live set is
+ *                             dropped at the end of the step
+ *       idle                  nothing, until go
+ *                             prints "PHASE I NAME start|end T" around each step and, from a
+ *                             daemon thread every 100 ms, "HEAP T COMMITTED USED MAX"
+ *                             (Runtime's totalMemory, its in-use part, maxMemory); T is the
+ *                             wall clock in ms since the epoch, as the test's own date +%s%3N
  */
 import java.io.*;
 import java.lang.management.ManagementFactory;
@@ -54,6 +69,7 @@ public class FlexHeapWorkload {
             case "cache" -> cache(Paths.get(args[1]), Integer.parseInt(args[2]), Paths.get(args[3]));
             case "direct" -> direct(Paths.get(args[1]), Double.parseDouble(args[2]));
             case "idle" -> Thread.sleep((long) (Double.parseDouble(args[1]) * 1000));
+            case "phases" -> phases(args[1], Arrays.copyOfRange(args, 2, args.length));
             default -> throw new IllegalArgumentException(args[0]);
         }
         System.out.println("WORKLOAD OK");
@@ -155,5 +171,91 @@ public class FlexHeapWorkload {
         System.gc();
         System.out.println("DIRECTREADS " + reads[0]);
         System.out.printf(Locale.ROOT, "DIRECTOFFCPU %.3f%n", offCpu[0]);
+    }
+
+    // --- phases: the memory-budget cases -------------------------------------------
+
+    static final long GO_WAIT_MS = 90_000;
+    static int goCount;
+
+    static long now() { return System.currentTimeMillis(); }
+
+    // The next go file of the test has appeared (checked at most every 20 ms).
+    static long goCheckedAt;
+    static boolean go(String base, boolean block) throws InterruptedException {
+        Path p = Paths.get(base + "." + (goCount + 1));
+        long deadline = now() + GO_WAIT_MS;
+        while (true) {
+            long t = now();
+            if (block || t - goCheckedAt >= 20) {
+                goCheckedAt = t;
+                if (Files.exists(p)) { goCount++; return true; }
+                if (t > deadline && block) {
+                    System.out.println("NO GO " + p + " within " + GO_WAIT_MS + " ms");
+                    System.exit(3);
+                }
+            }
+            if (!block) return false;
+            Thread.sleep(10);
+        }
+    }
+
+    static void phases(String goBase, String[] steps) throws Exception {
+        Runtime rt = Runtime.getRuntime();
+        Thread heap = new Thread(() -> {
+            while (true) {
+                long total = rt.totalMemory();
+                System.out.println("HEAP " + now() + " " + total + " " + (total - rt.freeMemory()) + " " + rt.maxMemory());
+                try { Thread.sleep(100); } catch (InterruptedException e) { return; }
+            }
+        }, "heap-sampler");
+        heap.setDaemon(true);
+        heap.start();
+        for (int i = 0; i < steps.length; i++) {
+            String[] f = steps[i].split(":");
+            System.out.println("PHASE " + i + " " + f[0] + " start " + now());
+            long deadline = Long.MAX_VALUE;   // ends at the next go file when no time is given
+            if (f[0].equals("heap") && !f[2].equals("go")) deadline = now() + (long) (Double.parseDouble(f[2]) * 1000);
+            final long until = deadline;
+            switch (f[0]) {
+                case "io" -> readUntilGo(Paths.get(f[1]), goBase);
+                case "heap" -> hungry(Integer.parseInt(f[1]), () -> until != Long.MAX_VALUE ? now() >= until : go(goBase, false));
+                case "idle" -> go(goBase, true);
+                default -> throw new IllegalArgumentException(steps[i]);
+            }
+            System.out.println("PHASE " + i + " " + f[0] + " end " + now());
+        }
+    }
+
+    interface Done { boolean done() throws Exception; }
+
+    static void readUntilGo(Path file, String goBase) throws Exception {
+        byte[] buf = new byte[1 << 20];
+        long deadline = now() + GO_WAIT_MS;
+        for (int pass = 1; ; pass++) {
+            try (InputStream in = Files.newInputStream(file)) {
+                while (in.read(buf) > 0) {
+                    if (go(goBase, false)) return;
+                }
+            }
+            System.out.println("IOPASS " + pass + " " + now());
+            if (now() > deadline) { go(goBase, true); return; }   // exits 3 after its own wait
+        }
+    }
+
+    // A live set plus fast churn: the GC wants a heap well above the live set.
+    static void hungry(int liveMb, Done done) throws Exception {
+        final int chunk = 32 << 10;
+        byte[][] live = new byte[liveMb * ((1 << 20) / chunk)][];
+        for (int i = 0; i < live.length; i++) live[i] = new byte[chunk];
+        Random r = new Random(3);
+        long allocated = 0;
+        while (!done.done()) {
+            for (int i = 0; i < 1000; i++) sink = new byte[64 + r.nextInt(4096)];
+            if (live.length > 0) live[r.nextInt(live.length)] = new byte[chunk];
+            allocated += 1000L * 2112 + chunk;
+        }
+        System.out.println("HUNGRY live=" + liveMb + "M allocated=" + (allocated >> 20) + "M");
+        Reference.reachabilityFence(live);
     }
 }
