@@ -37,8 +37,13 @@ import java.util.regex.*;
 public class TestFlexHeapGivesMemoryBack {
     // Slack for "as far": a region rounding and the eden G1 is using when the program samples it.
     static final long SLACK = 32L << 20;
-    // Slack for "as fast": the program prints the committed heap once a second.
-    static final long LATE_MS = 2000;
+    // Slack for "as fast". Stock G1's cycle starts when old occupancy crosses its threshold, which its
+    // smaller heap crosses during or just after the peak (its heap came down 1-4 s into the churn in
+    // three runs); FlexHeap's GC goal grew eden for the peak, so its first young GC after it, the
+    // decision that asks for the marking, comes later (6-8 s in three runs, to 9-10 MB where stock
+    // ended at 17-347 MB). The bound catches what this test was written against: a heap held for
+    // the whole churn (262-1286 MB at its end before).
+    static final long LATE_MS = 10000;
 
     static long end(String out) {
         Matcher m = Pattern.compile("END committed=(\\d+)").matcher(out);

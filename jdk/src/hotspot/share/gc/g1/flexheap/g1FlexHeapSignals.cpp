@@ -86,7 +86,8 @@ G1FlexHeapSignals::G1FlexHeapSignals(G1CollectedHeap* g1h, FlexHeapIOStall* iost
   _consumed_proc_cpu_at_ns(0),
   _proc_busy(-1.0),
   _budget_limit(0),
-  _budget_soft_max(0) {
+  _budget_soft_max(0),
+  _budget_ceiling(0) {
   _stat_path[0] = '\0';
   find_memory_stat();
 }
@@ -354,6 +355,7 @@ void G1FlexHeapSignals::start() {
   _consumed_read_bytes = _read_bytes;
   _budget_limit = _memory_limit;   // the start-up line says the first budget
   _budget_soft_max = soft_max_heap();
+  _budget_ceiling = budget_ceiling(_budget_limit, _budget_soft_max);
   _g1h->service_thread()->register_task(this, SampleIntervalMs);
 }
 
@@ -406,7 +408,7 @@ void G1FlexHeapSignals::watch_budget() {
   if (limit == _budget_limit && soft_max == _budget_soft_max) {
     return;
   }
-  const size_t old_ceiling = budget_ceiling(_budget_limit, _budget_soft_max);
+  const size_t old_ceiling = _budget_ceiling;
   const size_t ceiling = budget_ceiling(limit, soft_max);
   const size_t committed = _g1h->capacity();
   log_info(gc, flexheap)("Memory budget: limit %zuM -> %zuM, SoftMaxHeapSize %s%zuM -> %s%zuM; heap ceiling "
@@ -427,6 +429,7 @@ void G1FlexHeapSignals::watch_budget() {
   }
   _budget_limit = limit;
   _budget_soft_max = soft_max;
+  _budget_ceiling = ceiling;
   G1FlexHeap* fh = _g1h->flex_heap();
   if (fh != nullptr) {
     fh->set_expansion_ceiling(ceiling);

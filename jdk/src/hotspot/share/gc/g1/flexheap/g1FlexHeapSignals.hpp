@@ -119,6 +119,7 @@ class G1FlexHeapSignals : public G1ServiceTask {
   // The budget FlexHeap splits, watched off the pause (watch_budget()).
   size_t _budget_limit;         // the memory limit at the last change
   size_t _budget_soft_max;      // SoftMaxHeapSize at the last change (0: unset)
+  size_t _budget_ceiling;       // the heap ceiling logged at the last change
   static size_t budget_limit();
   size_t budget_ceiling(size_t limit, size_t soft_max) const;
   void watch_budget();
