@@ -382,10 +382,12 @@ size_t G1FlexHeapSignals::budget_limit() {
   return (size_t)flexheap_budget_limit((double)os::physical_memory(), throttle);
 }
 
-// SoftMaxHeapSize (manageable) when set below MaxHeapSize; 0 otherwise.
+// SoftMaxHeapSize (manageable) when set below MaxHeapSize, no lower than
+// MinHeapSize; 0 otherwise. jcmd's VM.set_flag takes bytes: "512m" sets 512,
+// which would leave a one-region heap collecting without end.
 size_t G1FlexHeapSignals::soft_max_heap() {
   const size_t soft = Atomic::load(&SoftMaxHeapSize);
-  return soft < MaxHeapSize ? soft : 0;
+  return soft < MaxHeapSize ? MAX2(soft, MinHeapSize) : 0;
 }
 
 size_t G1FlexHeapSignals::budget_ceiling(size_t limit, size_t soft_max) const {
@@ -407,6 +409,10 @@ void G1FlexHeapSignals::watch_budget() {
   const size_t soft_max = soft_max_heap();
   if (limit == _budget_limit && soft_max == _budget_soft_max) {
     return;
+  }
+  if (soft_max > 0 && Atomic::load(&SoftMaxHeapSize) < MinHeapSize) {
+    log_warning(gc, flexheap)("SoftMaxHeapSize=%zu bytes is below the minimum heap (%zuM): using the minimum heap. "
+                              "VM.set_flag takes bytes", Atomic::load(&SoftMaxHeapSize), MinHeapSize / M);
   }
   const size_t old_ceiling = _budget_ceiling;
   const size_t ceiling = budget_ceiling(limit, soft_max);
