@@ -225,6 +225,14 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Reads DIR/runs/*/summary.json of a finished sweep (or compare with static: "
                                    "policies) and writes oracle.json and oracle.md next to them.")
     o.add_argument("dir", type=Path, help="sweep folder")
+    rc = sub.add_parser("recheck", help="check a finished comparison's runs against their configuration again",
+                        formatter_class=fmt,
+                        description="Checks every run of DIR/comparison.json again, with today's check, against the "
+                                    "configuration its policy meant (recorded as config_expected) and the JVM's "
+                                    "start-up lines in its gc.log, and rewrites comparison.json and .md: for runs "
+                                    "whose check was wrong when they ran. A run that failed only that check and "
+                                    "passes it now counts; any other error stays.")
+    rc.add_argument("dir", type=Path, help="compare folder")
 
     e = sub.add_parser("elasticity", help="whether runs' own intervals pin down the page cache's elasticity",
                        formatter_class=fmt,
@@ -709,6 +717,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_plot(args)
         if args.command == "oracle":
             return cmd_oracle(args)
+        if args.command == "recheck":
+            from .compare import recheck_comparison, render_text
+            agg = recheck_comparison(args.dir)
+            print(render_text(agg))
+            return 0 if not agg.get("failed_runs") else 1
         if args.command == "elasticity":
             return cmd_elasticity(args)
         if args.command == "phases":

@@ -125,6 +125,19 @@ def _write(out_dir: Path, summaries: list[dict[str, Any]], baseline: str,
     return agg
 
 
+def recheck_comparison(out_dir: Path) -> dict[str, Any]:
+    """A finished comparison with every run's configuration checked again by today's check
+    (runconfig.recheck_run), comparison.json and .md rewritten: for runs whose check was wrong when they ran."""
+    from . import runconfig
+    agg = load_comparison(out_dir)
+    summaries = []
+    for old in agg["runs"]:
+        new, _ = runconfig.recheck_run(Path(old["run_dir"]))
+        new["rep"], new["run_dir"] = old.get("rep"), old["run_dir"]
+        summaries.append(new)
+    return _write(Path(out_dir), summaries, agg["baseline"], agg.get("warmup_runs"))
+
+
 def load_comparison(path: Path) -> dict[str, Any]:
     if path.is_dir():
         path = path / "comparison.json"

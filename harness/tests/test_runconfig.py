@@ -147,9 +147,18 @@ def test_the_balance_default_that_ran_the_paper_controller_fails():
 
 def test_a_wrong_max_heap_fails():
     found = problems("flexheap", "flexheap-balance-bpf.log", budget=GIB)  # -Xmx921m, the log says 1843M
-    assert found == ["max heap: expected 921M (-Xmx, up to the 1M heap region), "
+    assert found == ["max heap: expected 921M (-Xmx, up to the 2M heap alignment), "
                      "the JVM logged Heap Max Capacity 1843M"]
     assert problems("g1-90", "g1-25.log", extra=["-Xmx1842m"])  # another -Xmx given last wins
+
+
+def test_a_max_heap_rounded_up_to_the_card_tables_alignment_passes():
+    # -Xmx921m with 1M regions: G1 aligns the heap to 2M (the card table's), and logs 922M.
+    from flexheap_harness.runconfig import _heap_matches, heap_alignment
+    assert heap_alignment(1 << 20) == 2 << 20 and heap_alignment(4 << 20) == 4 << 20
+    assert _heap_matches(921 << 20, 922 << 20, 1 << 20)
+    assert not _heap_matches(921 << 20, 924 << 20, 1 << 20)
+    assert not _heap_matches(921 << 20, 920 << 20, 1 << 20)
 
 
 def test_a_max_heap_beyond_the_region_rounding_fails():
@@ -252,3 +261,26 @@ def test_read_startup_finds_the_start_up_lines_in_a_rotated_log(tmp_path):
     (tmp_path / "gc.log").write_text("[99.0s][info][gc] GC(9000) Pause Young (Normal) 4M->3M(30M) 1.0ms\n")
     assert runconfig.read_startup(tmp_path).flexheap_policy == "paper"
     assert runconfig.read_startup(tmp_path / "missing") == runconfig.Seen()
+
+
+def test_recheck_turns_a_run_failed_only_by_a_wrong_check_into_an_ok_run(tmp_path):
+    import json
+    from dataclasses import asdict
+    from flexheap_harness import runconfig
+    rd = tmp_path / "r1-g1-90"
+    rd.mkdir()
+    (rd / "gc.log").write_text((DATA / "g1-25.log").read_text())
+    seen = runconfig.read_startup(rd)
+    expected = runconfig.Expected("g1-90", "G1", False, None, None, seen.max_heap, None, None, 25, None)
+    wrong = ["max heap: a check that compared to the region size only"]
+    (rd / "summary.json").write_text(json.dumps({"label": "g1-90", "config_expected": asdict(expected),
+                                                 "config_ok": False, "config_errors": wrong,
+                                                 "error": runconfig.error_message(wrong), "total_s": 50.0}))
+    summary, problems = runconfig.recheck_run(rd)
+    assert problems == [] and summary["ok"] is True and summary["config_ok"] is True and "error" not in summary
+    # A run that differs stays failed, and so does one with another error.
+    bad = runconfig.Expected("g1-90", "G1", True, "balance", None, seen.max_heap, None, None, 25, None)
+    (rd / "summary.json").write_text(json.dumps({"label": "g1-90", "config_expected": asdict(bad),
+                                                 "error": "exit 137", "total_s": 50.0}))
+    summary, problems = runconfig.recheck_run(rd)
+    assert problems and summary["config_ok"] is False and summary["error"] == "exit 137" and "ok" not in summary
