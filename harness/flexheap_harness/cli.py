@@ -721,7 +721,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .compare import recheck_comparison, render_text
             agg = recheck_comparison(args.dir)
             print(render_text(agg))
-            return 0 if not agg.get("failed_runs") else 1
+            failed = agg.get("failed_runs") or {}
+            return 0 if not any(failed.values() if isinstance(failed, dict) else [failed]) else 1
         if args.command == "elasticity":
             return cmd_elasticity(args)
         if args.command == "phases":
