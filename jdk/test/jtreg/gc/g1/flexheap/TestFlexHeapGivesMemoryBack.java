@@ -61,6 +61,10 @@ public class TestFlexHeapGivesMemoryBack {
     }
 
     public static void main(String[] args) throws Exception {
+        // A debug JVM's pauses are several times a release JVM's: its timings say nothing of FlexHeap's.
+        if (!System.getProperty("jdk.debug", "release").equals("release")) {
+            throw new jtreg.SkippedException("a timing comparison: release JVMs only");
+        }
         String backend = args[0];
         List<String> program = List.of("-Xmx1600m", "-XX:G1HeapRegionSize=1m", "-Xlog:gc,gc+flexheap",
                                        "PeakThenChurn", "700", "25", "100");
