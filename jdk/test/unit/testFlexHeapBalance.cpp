@@ -411,6 +411,17 @@ TEST(FlexHeapBalanceController, AboveTheCeilingShrinksAllTheWay) {
   EXPECT_FALSE(d.start_marking);
 }
 
+TEST(FlexHeapBalanceRule, HeapCeilingIsTheLowerOfTheMemoryCeilingAndSoftMaxHeapSize) {
+  const size_t region = 1 << 20;
+  EXPECT_EQ(0u, flexheap_heap_ceiling(0.0, 0.0, 0.1, 0, region));                     // neither known
+  EXPECT_EQ(800u << 20, flexheap_heap_ceiling(1000.0 * region, 100.0 * region, 0.1, 0, region));
+  EXPECT_EQ(400u << 20, flexheap_heap_ceiling(1000.0 * region, 100.0 * region, 0.1, 400u << 20, region));
+  EXPECT_EQ(800u << 20, flexheap_heap_ceiling(1000.0 * region, 100.0 * region, 0.1, 900u << 20, region));
+  EXPECT_EQ(400u << 20, flexheap_heap_ceiling(0.0, 0.0, 0.1, 400u << 20, region));     // no limit: soft max alone
+  // A memory ceiling of nothing (native memory fills the limit) is lower than any soft max: one region.
+  EXPECT_EQ(region, flexheap_heap_ceiling(1000.0 * region, 950.0 * region, 0.1, 400u << 20, region));
+}
+
 TEST(FlexHeapBalanceRule, BudgetLimitIsTheLowerOfTheHardAndTheThrottleLimit) {
   EXPECT_DOUBLE_EQ(1000.0, flexheap_budget_limit(1000.0, 0.0));    // memory.high unset (v1, or "max")
   EXPECT_DOUBLE_EQ(800.0, flexheap_budget_limit(1000.0, 800.0));   // memory.high below memory.max

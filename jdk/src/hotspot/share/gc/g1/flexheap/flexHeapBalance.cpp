@@ -199,6 +199,17 @@ double flexheap_memory_ceiling(double limit, double non_heap, double reserve) {
   return flexheap_nonneg(flexheap_nonneg(limit) * (1.0 - r) - flexheap_nonneg(non_heap));
 }
 
+size_t flexheap_heap_ceiling(double limit, double non_heap, double reserve, size_t soft_max, size_t region) {
+  if (!(limit > 0.0) && soft_max == 0) {
+    return 0;
+  }
+  size_t ceiling = limit > 0.0 ? (size_t)flexheap_memory_ceiling(limit, non_heap, reserve) : soft_max;
+  if (soft_max > 0 && soft_max < ceiling) {
+    ceiling = soft_max;
+  }
+  return ceiling > region ? ceiling : region;
+}
+
 double flexheap_budget_limit(double hard, double throttle) {
   return throttle > 0.0 && throttle < hard ? throttle : hard;
 }

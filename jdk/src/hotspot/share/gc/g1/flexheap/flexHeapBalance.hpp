@@ -153,6 +153,12 @@ double flexheap_goal_headroom(double gc_coefficient, double share, double cores)
 // and the mutators stall in page faults where no GC can correct the size.
 double flexheap_memory_ceiling(double limit, double non_heap, double reserve);
 
+// The largest committed heap a budget leaves (bytes): the memory ceiling
+// above when the limit is known (limit > 0), and soft_max (SoftMaxHeapSize,
+// the operator's ceiling; 0: unset), whichever is lower, at least one
+// region; 0 when neither is known.
+size_t flexheap_heap_ceiling(double limit, double non_heap, double reserve, size_t soft_max, size_t region);
+
 // The memory limit FlexHeap splits: the hard limit (the container's, else
 // the machine's memory), or cgroup v2's memory.high (`throttle`) where it is
 // set below it: above memory.high the kernel reclaims and throttles the

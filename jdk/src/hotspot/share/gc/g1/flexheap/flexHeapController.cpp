@@ -547,7 +547,11 @@ FlexHeapController::Bounds FlexHeapController::bound(const FlexHeapSample& s, co
   b.lowest = b.lowest < m.committed ? b.lowest : m.committed;
   b.lowest = b.lowest > b.least ? b.lowest : b.least;
   b.target = m.used_after + headroom;
-  d.ceiling = ceiling_of(s);
+  // The memory limit less the JVM's native memory and the cache reserve, or
+  // SoftMaxHeapSize (G1 passes it only where it must expand to avoid an
+  // OutOfMemoryError), whichever is lower.
+  d.ceiling = flexheap_heap_ceiling((double)s.memory_limit, (double)s.non_heap, _cfg.cache_reserve,
+                                    s.soft_max_heap, s.region_size);
   if (d.ceiling > 0 && b.target > (double)d.ceiling) {
     b.target = (double)d.ceiling;
     b.rule = RuleMemLimit;
@@ -596,24 +600,6 @@ void FlexHeapController::rent(const FlexHeapSample& s, const Measure& m, Bounds&
     b.target = m.committed + _rent_free_growth + d.eviction_allowance;
     b.rule = b.early_floor ? RuleEarlyGC : RuleCacheRent;
   }
-}
-
-// The largest committed heap the budget leaves: the memory limit less the
-// JVM's native memory and the cache reserve, and SoftMaxHeapSize, the
-// operator's ceiling (passed only where G1 must expand to avoid an
-// OutOfMemoryError), whichever is lower; at least a region; 0: neither known.
-size_t FlexHeapController::ceiling_of(const FlexHeapSample& s) const {
-  size_t ceiling = 0;
-  if (s.memory_limit > 0) {
-    ceiling = (size_t)flexheap_memory_ceiling((double)s.memory_limit, (double)s.non_heap, _cfg.cache_reserve);
-  }
-  if (s.soft_max_heap > 0 && (ceiling == 0 || s.soft_max_heap < ceiling)) {
-    ceiling = s.soft_max_heap;
-  }
-  if (ceiling == 0 && s.memory_limit == 0 && s.soft_max_heap == 0) {
-    return 0;
-  }
-  return ceiling > s.region_size ? ceiling : s.region_size;
 }
 
 double FlexHeapController::dead_band(const FlexHeapSample& s) {

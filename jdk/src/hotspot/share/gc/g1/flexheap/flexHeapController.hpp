@@ -199,7 +199,6 @@ class FlexHeapController {
   Bounds bound(const FlexHeapSample& s, const Measure& m, int rule, double headroom, FlexHeapDecision& d);
   void rent(const FlexHeapSample& s, const Measure& m, Bounds& b, FlexHeapDecision& d);
   static double dead_band(const FlexHeapSample& s);
-  size_t ceiling_of(const FlexHeapSample& s) const;
   void step(const FlexHeapSample& s, const Measure& m, const Bounds& b, FlexHeapDecision& d);
   void decide_paper(const FlexHeapSample& s, const FlexHeapCostAverages& cur, FlexHeapDecision& d);
   struct PaperMove {

@@ -391,12 +391,8 @@ size_t G1FlexHeapSignals::soft_max_heap() {
 }
 
 size_t G1FlexHeapSignals::budget_ceiling(size_t limit, size_t soft_max) const {
-  size_t ceiling = (size_t)flexheap_memory_ceiling((double)limit, (double)_non_heap,
-                                                   (double)FlexHeapCacheReservePercent / 100.0);
-  if (soft_max > 0) {
-    ceiling = MIN2(ceiling, soft_max);
-  }
-  return MAX2(ceiling, (size_t)G1HeapRegion::GrainBytes);
+  return flexheap_heap_ceiling((double)limit, (double)_non_heap, (double)FlexHeapCacheReservePercent / 100.0,
+                               soft_max, G1HeapRegion::GrainBytes);
 }
 
 // A new memory limit or SoftMaxHeapSize moves the heap's ceiling now, off
