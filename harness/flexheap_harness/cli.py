@@ -117,6 +117,10 @@ def _add_common(p: argparse.ArgumentParser, workload_default: str | None = "M1")
     j = p.add_argument_group("JVM and run")
     j.add_argument("--jdk", help="JDK home (default $FLEXHEAP_JDK, build/flexheap-jdk, else stock Temurin 25 "
                                  "for baselines only)")
+    w.add_argument("--partner", metavar="PROGRAM",
+                   help="a second program (its java arguments, quoted; {workload_json} as after '--') started "
+                        "with the first in the same cgroup under the same policy: two JVMs in one budget. "
+                        "The run's total time lasts until both end; each JVM's own is phase 'a' / 'b'")
     j.add_argument("--jvm-flags", default="", help="extra JVM flags, passed through last (quoted string)")
     j.add_argument("--jfr", action="store_true",
                    help="record jdk.FlexHeapDecision with JFR (FlexHeap JDK) and read decisions with `jfr print "
@@ -401,6 +405,9 @@ def make_config_factory(args: argparse.Namespace, program: list[str] | None, pol
         service = prepare_service(args, lambda s: check_read_ahead(getattr(args, "read_ahead", None),
                                                                    block_device_near(args.data_dir or s.data_dir())))
         program = []
+        if getattr(args, "partner", None):
+            raise UsageError("--partner runs a second JVM program beside the first; a service workload "
+                             f"({args.workload}) cannot be one of the pair")
     budget, index_bytes = resolve_budget(args)
     device = parse_profile(args.device)
     if program is None:
@@ -427,6 +434,7 @@ def make_config_factory(args: argparse.Namespace, program: list[str] | None, pol
             cgroup_parent=args.cgroup_parent, label=f"{policy}" + (f" rep {rep}" if rep else ""),
             service=service, unbudgeted=unbudgeted, jfr=getattr(args, "jfr", False),
             read_ahead=args.read_ahead_bytes,  # settled by preflight
+            partner=shlex.split(args.partner) if getattr(args, "partner", None) else None,
         )
 
     print(f"budget {format_size(budget)}" + (f" (index {format_size(index_bytes)})" if index_bytes else "")

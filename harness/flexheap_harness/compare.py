@@ -121,7 +121,8 @@ def _write(out_dir: Path, summaries: list[dict[str, Any]], baseline: str,
     agg["provenance"] = provenance.of_runs(summaries)  # date and JDK(s), shown by `report`
     agg["runs"] = summaries
     (out_dir / "comparison.json").write_text(json.dumps(agg, indent=2, default=str) + "\n")
-    (out_dir / "comparison.md").write_text(render_markdown(agg))
+    from .shared import members_markdown
+    (out_dir / "comparison.md").write_text(render_markdown(agg) + members_markdown(summaries))
     return agg
 
 

@@ -92,6 +92,9 @@ class RunConfig:
     thrash: ThrashLimit | None = ThrashLimit()
     # The data device's read-ahead in bytes for the run (devices.read_ahead); None leaves it.
     read_ahead: int | None = None
+    # A second program started with the first in the same cgroup, under the same policy:
+    # two JVMs in one budget (shared.py). None: one JVM.
+    partner: list[str] | None = None
 
 
 def bench_program(jar: Path, index: Path, workload: str, scale: float | None = None,
@@ -239,6 +242,9 @@ def _run_once(cfg: RunConfig, log: Callable[[str], None], support: CgroupSupport
             result["unbudgeted"] = True
             result.setdefault("unbudgeted_reasons", ["--unbudgeted: the budget or device profile cannot be enforced"])
         return result
+    if cfg.partner:
+        from .shared import run_shared
+        return run_shared(cfg, cfg.partner, log, support)
     rd = cfg.run_dir
     rd.mkdir(parents=True, exist_ok=True)
     gc_log = rd / "gc.log"
