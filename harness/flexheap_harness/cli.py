@@ -238,6 +238,15 @@ def build_parser() -> argparse.ArgumentParser:
                                     "passes it now counts; any other error stays.")
     rc.add_argument("dir", type=Path, help="compare folder")
 
+    bc = sub.add_parser("budget-curve", help="throughput against the budget: one comparison folder per budget",
+                        formatter_class=fmt,
+                        description="One line per policy through the comparisons' budgets (e.g. OpenSearch at 5, "
+                                    "10, 25 and 50%% of its index): budget-curve.png and budget-curve.md (the "
+                                    "table, each cell against --baseline with the calibrated verdict rule).")
+    bc.add_argument("dirs", nargs="+", type=Path, help="comparison folders, one per budget")
+    bc.add_argument("--baseline", default="vendor-50", help="policy the cells are compared with (default vendor-50)")
+    bc.add_argument("--phases", default="search-", help="phase-name prefix of the throughput (default search-)")
+    bc.add_argument("--out", type=_absolute_path, help="output folder (default the first comparison's parent)")
     e = sub.add_parser("elasticity", help="whether runs' own intervals pin down the page cache's elasticity",
                        formatter_class=fmt,
                        description="Reads FlexHeap decision logs (decisions.csv of run folders, or of a "
@@ -580,6 +589,21 @@ def cmd_oracle(args: argparse.Namespace) -> int:
     return 0 if report["best_static"] else 1
 
 
+def cmd_budget_curve(args: argparse.Namespace) -> int:
+    from . import budget_curve
+    cv = budget_curve.curve(budget_curve.load(args.dirs), args.baseline, args.phases)
+    if not cv["cells"]:
+        raise UsageError(f"no ok run with a {args.phases}* throughput in {', '.join(map(str, args.dirs))}")
+    out = args.out or Path(args.dirs[0]).resolve().parent
+    out.mkdir(parents=True, exist_ok=True)
+    text = budget_curve.markdown(cv)
+    (out / "budget-curve.md").write_text(text)
+    png = budget_curve.plot(cv, out / "budget-curve.png")
+    print(text)
+    print(f"written: {out / 'budget-curve.md'}, {png}")
+    return 0
+
+
 def cmd_elasticity(args: argparse.Namespace) -> int:
     from . import elasticity
     if not (args.window > 0) or not (args.min_change > 0):
@@ -733,6 +757,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0 if not any(failed.values() if isinstance(failed, dict) else [failed]) else 1
         if args.command == "elasticity":
             return cmd_elasticity(args)
+        if args.command == "budget-curve":
+            return cmd_budget_curve(args)
         if args.command == "phases":
             return cmd_phases(args)
         if args.command == "report":
