@@ -34,7 +34,7 @@ false call. This measures how often
   - the rule the tables use now (Holm's correction over a table's cells: stats.family_verdicts)
     does, on the same cells and the same drawn tables.
 
-    $(bash harness/setup.sh)/bin/python -m flexheap_harness.calibration [--manifest M] [--tables N]
+    ./flexheap harness calibrate [--manifest M] [--tables N]
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ from tabulate import tabulate
 from . import relabel, results_summary, stats
 from .results_manifest import Manifest, budget_share, default_manifest, load, read_json, result_kind
 
-COMMAND = "$(bash harness/setup.sh)/bin/python -m flexheap_harness.calibration"
+COMMAND = "./flexheap harness calibrate"
 TITLE = "Calibration: the verdict rule on identical configurations"
 TABLES = 2000  # drawn tables of the summary's size
 # Without a summary in the manifest: a table of ~30 settings x 7 columns.
@@ -367,7 +367,7 @@ def by_metric(cal: Calibration, fmt: str = "simple") -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m flexheap_harness.calibration", description=__doc__,
+    ap = argparse.ArgumentParser(prog="flexheap harness calibrate", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--manifest", type=Path, default=None, help="default: docs/results/manifest.toml")
     ap.add_argument("--tables", type=int, default=TABLES, help=f"drawn summary-sized tables (default {TABLES})")

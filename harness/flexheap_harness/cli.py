@@ -238,6 +238,8 @@ def build_parser() -> argparse.ArgumentParser:
                                     "passes it now counts; any other error stays.")
     rc.add_argument("dir", type=Path, help="compare folder")
 
+    sub.add_parser("calibrate", help="the verdict rule's false calls on the results' A/A pairs "
+                                     "(calibrate --help for its options)", add_help=False)
     bc = sub.add_parser("budget-curve", help="throughput against the budget: one comparison folder per budget",
                         formatter_class=fmt,
                         description="One line per policy through the comparisons' budgets (e.g. OpenSearch at 5, "
@@ -736,6 +738,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv, program = argv[:i], argv[i + 1:]
         if not program:
             program = None
+    if argv[:1] == ["calibrate"]:  # its own options (calibration.py), passed through
+        from .calibration import main as calibrate
+        return calibrate(argv[1:])
     args = build_parser().parse_args(argv)
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(line_buffering=True)  # progress shows live when piped to a file

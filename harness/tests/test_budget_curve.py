@@ -87,3 +87,12 @@ def test_cli_draws_the_curve_of_committed_opensearch_results(tmp_path, capsys):
     assert "| 480 MiB |" in text and "| 907 MiB |" in text
     assert (tmp_path / "budget-curve.png").stat().st_size > 10_000
     assert main(["budget-curve", str(FIVE), "--phases", "nothing-", "--out", str(tmp_path)]) == 2
+
+
+def test_calibrate_is_a_harness_command_with_its_own_options(capsys):
+    assert main(["calibrate", "--tables", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "total_s" in out and "A/A" in out
+    with pytest.raises(SystemExit) as e:
+        main(["calibrate", "--no-such-option"])
+    assert e.value.code == 2
