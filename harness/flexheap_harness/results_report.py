@@ -45,6 +45,7 @@ from typing import Any, NamedTuple
 
 from . import calibration, oracle, provenance, relabel, results_summary
 from .compare import render_markdown, render_policy_rows
+from .shared import members_markdown
 from .results_manifest import PAGE, SECTIONS, Entry, Manifest, Section, budget_share, read_json, result_kind
 
 NOT_MEASURED = "Not measured yet."
@@ -320,6 +321,9 @@ def _tables(data: dict[str, Any], kind: str | None) -> list[str]:
     if kind == "oracle":
         return [_blank_around_tables(oracle.render(oracle.with_verdicts(data), "github")), ""]
     parts = [render_policy_rows(data, "github"), render_markdown(data)]
+    members = members_markdown(data.get("runs") or [])
+    if members:
+        parts.append(members.strip())
     if data.get("oracle"):
         parts.append("Best static cap and per-phase oracle of this sweep:")
         parts.append(oracle.render(oracle.with_verdicts(data["oracle"], data.get("runs")), "github"))
