@@ -254,7 +254,7 @@ def _close_pair(cfg: RunConfig, summary: dict[str, Any], members: list[Member], 
             "total_s": round(m.wall, 3), "workload_total_s": s.get("total_s"), "ok": bool(s.get("ok")),
             "error": s.get("error"), "mean_heap_committed": s.get("mean_heap_committed"),
             "peak_heap_committed": s.get("peak_heap_committed"), "reversals": reversals(heap),
-            "gc_pause_ms": s.get("gc_pause_ms"), "full_gcs": s.get("full_gcs"), "config_ok": s.get("config_ok"),
+            "gc_pause_ms": s.get("gc_pause_ms"), "full_gcs": s.get("gc_full"), "config_ok": s.get("config_ok"),
             "jvm_config": s.get("jvm_config"), "phases": s.get("phases", [])}
     a, b = (m.sampler for m in members)
     assert a is not None and b is not None
@@ -265,7 +265,9 @@ def _close_pair(cfg: RunConfig, summary: dict[str, Any], members: list[Member], 
     summary["mean_heap_committed"] = round(sum(heap) / len(heap)) if heap else None
     summary["gc_pause_ms"] = sum(p["gc_pause_ms"] or 0 for p in per.values())
     summary["gc_time_ms"] = summary["gc_pause_ms"]
-    summary["full_gcs"] = sum(p["full_gcs"] or 0 for p in per.values())
+    for key in ("gc_pauses", "gc_young", "gc_full", "gc_remark_cleanup", "gc_concurrent_cycles",
+                "flexheap_decisions"):
+        summary[key] = sum(full[m.name].get(key) or 0 for m in members)
     summary["total_s"] = round(max(p["total_s"] for p in per.values()), 3)
     summary["wall_s"] = summary["total_s"]
     summary["members"] = {k: {x: y for x, y in v.items() if x != "phases"} for k, v in per.items()}
