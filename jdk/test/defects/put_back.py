@@ -33,6 +33,7 @@ from pathlib import Path
 
 FH = "jdk/src/hotspot/share/gc/g1/flexheap/"
 PATCH = "jdk/patches/0003-flexheap-g1-decision-points-and-thread-registry.patch"
+OSCONTAINER_PATCH = "jdk/patches/0005-flexheap-oscontainer-memory-controller-path.patch"
 
 # group -> [(defect, file, the fixed code, the defect put back)]
 EDITS = {
@@ -62,10 +63,9 @@ EDITS = {
     ],
     # Alone: with the jvm group's defect 8 the container's one CPU picks Serial and the JVM refuses to start.
     "container": [
-        ("3", FH + "g1FlexHeapSignals.cpp",  # a cgroup path of "/" taken as no cgroup: the host's /proc/meminfo
-         "  const char* dir = memory != nullptr ? memory->subsystem_path() : nullptr;\n  if (dir == nullptr) {",
-         "  const char* dir = memory != nullptr ? memory->subsystem_path() : nullptr;\n"
-         "  if (dir == nullptr || strcmp(memory->cgroup_path(), \"/\") == 0) {"),
+        ("3", OSCONTAINER_PATCH,  # a cgroup path of "/" taken as no cgroup: the host's /proc/meminfo
+         "+  return memory != nullptr ? memory->subsystem_path() : nullptr;",
+         "+  return memory != nullptr && strcmp(memory->cgroup_path(), \"/\") != 0 ? memory->subsystem_path() : nullptr;"),
     ],
 }
 

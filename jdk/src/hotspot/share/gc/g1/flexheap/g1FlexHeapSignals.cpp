@@ -23,6 +23,7 @@
 #include "gc/g1/flexheap/flexHeapBalance.hpp"
 #include "gc/g1/flexheap/flexHeapIOStall.hpp"
 #include "gc/g1/flexheap/g1FlexHeap.hpp"
+#include "gc/g1/flexheap/g1FlexHeapOS.hpp"
 #include "gc/g1/flexheap/g1FlexHeapSignals.hpp"
 #include "gc/g1/g1CollectedHeap.hpp"
 #include "gc/g1/g1ConcurrentMark.hpp"
@@ -33,40 +34,19 @@
 #include "gc/shared/gc_globals.hpp"
 #include "gc/shared/suspendibleThreadSet.hpp"
 #include "jfr/jfrEvents.hpp"
-#include "jvm_io.h"
 #include "logging/log.hpp"
 #include "runtime/atomic.hpp"
 #include "runtime/os.hpp"
 #include "runtime/safepoint.hpp"
 #include "runtime/thread.hpp"
-#ifdef LINUX
-#include "cgroupSubsystem_linux.hpp"
-#include "osContainer_linux.hpp"
-#include "os_linux.hpp"
-#endif
 
-#include <stdio.h>
 #include <string.h>
-#include <time.h>
-#ifdef LINUX
-#include <sys/mman.h>
-#endif
-
-#ifdef LINUX
-// HotSpot's container support (os/linux/osContainer_linux.cpp): it resolves
-// our memory cgroup from /proc/self/cgroup and /proc/self/mountinfo, inside
-// cgroup namespaces and for v1 mount roots too.
-extern CgroupSubsystem* cgroup_subsystem;
-#endif
 
 G1FlexHeapSignals::G1FlexHeapSignals(G1CollectedHeap* g1h, FlexHeapIOStall* iostall) :
   G1ServiceTask("FlexHeap Signals Task"),
   _g1h(g1h),
   _iostall(iostall),
   _sample_stall(iostall->is_available() && iostall->is_slow()),
-  _cache_key("Cached:"),
-  _refault_key("workingset_refault_file "),
-  _anon_key(nullptr),
   _num_threads(0),
   _conc_cpu_ns(0),
   _page_cache(0),
@@ -88,125 +68,29 @@ G1FlexHeapSignals::G1FlexHeapSignals(G1CollectedHeap* g1h, FlexHeapIOStall* iost
   _budget_limit(0),
   _budget_soft_max(0),
   _budget_ceiling(0) {
-  _stat_path[0] = '\0';
-  find_memory_stat();
-}
-
-void G1FlexHeapSignals::find_memory_stat() {
-#ifdef LINUX
-  if (cgroup_subsystem == nullptr || cgroup_subsystem->memory_controller() == nullptr) {
-    return;
-  }
-  CgroupMemoryController* memory = cgroup_subsystem->memory_controller()->controller();
-  const char* dir = memory != nullptr ? memory->subsystem_path() : nullptr;
-  if (dir == nullptr) {
-    return;
-  }
-  jio_snprintf(_stat_path, sizeof(_stat_path), "%s/memory.stat", dir);
-  // The v2 root has no memory.stat: the system-wide figures are the same thing.
-  if (!os::file_exists(_stat_path)) {
-    _stat_path[0] = '\0';
-    return;
-  }
-  const bool v1 = strcmp(cgroup_subsystem->container_type(), "cgroupv1") == 0;
-  // v1: the hierarchical totals, equal to "cache" in a leaf cgroup and right
-  // at the root too; v2 figures are hierarchical.
-  _cache_key = v1 ? "total_cache " : "file ";
-  _refault_key = v1 ? "total_workingset_refault_file " : "workingset_refault_file ";
-  _anon_key = v1 ? "total_rss " : "anon ";
-#endif
-}
-
-// The values of "key value" lines of a /proc or cgroup file; false if it
-// cannot be read. Each key's found flag says whether its line was there.
-struct G1FlexHeapStatKey {
-  const char* key;
-  uint64_t value;
-  bool found;
-};
-
-static bool read_keys(const char* path, G1FlexHeapStatKey* keys, uint n) {
-  FILE* f = os::fopen(path, "r");
-  if (f == nullptr) {
-    return false;
-  }
-  uint missing = 0;
-  for (uint i = 0; i < n; i++) {
-    keys[i].found = false;
-    missing += keys[i].key != nullptr ? 1 : 0;
-  }
-  char line[256];
-  while (missing > 0 && fgets(line, sizeof(line), f) != nullptr) {
-    for (uint i = 0; i < n; i++) {
-      const char* key = keys[i].key;
-      if (key != nullptr && !keys[i].found && strncmp(line, key, strlen(key)) == 0) {
-        keys[i].value = (uint64_t)strtoull(line + strlen(key), nullptr, 10);
-        keys[i].found = true;
-        missing--;
-        break;
-      }
-    }
-  }
-  fclose(f);
-  return true;
+  G1FlexHeapOS::initialize();
 }
 
 void G1FlexHeapSignals::sample_files(bool join) {
-  enum { Cache, Refault, Anon, NumKeys };
-  G1FlexHeapStatKey stat[NumKeys] = { { _cache_key, 0, false }, { _refault_key, 0, false },
-                                      { _anon_key, 0, false } };
-  if (_stat_path[0] != '\0') {
-    read_keys(_stat_path, stat, NumKeys);
-  } else {
-    // No memory cgroup: the system's page cache (kB) and refaults, and our
-    // own anonymous memory.
-    G1FlexHeapStatKey meminfo[1] = { { "Cached:", 0, false } };
-    G1FlexHeapStatKey vmstat[1] = { { "workingset_refault_file ", 0, false } };
-    read_keys("/proc/meminfo", meminfo, 1);
-    read_keys("/proc/vmstat", vmstat, 1);
-    stat[Cache] = meminfo[0];
-    stat[Cache].value *= K;
-    stat[Refault] = vmstat[0];
-#ifdef LINUX
-    os::Linux::meminfo_t info;
-    if (os::Linux::query_process_memory_info(&info) && info.rssanon >= 0) {
-      stat[Anon].value = (uint64_t)info.rssanon * K;
-      stat[Anon].found = true;
-    }
-#endif
-  }
-  G1FlexHeapStatKey io[1] = { { "read_bytes: ", 0, false } };
-  read_keys("/proc/self/io", io, 1);
+  // Memory outside the heap is counted once a second (mincore over the heap).
+  const bool count_outside = join && ++_samples_since_resident >= ResidentEverySamples;
+  G1FlexHeapOS::Memory m;
+  G1FlexHeapOS::sample_memory(count_outside, &m);
   const uint64_t stall = _sample_stall ? _iostall->total_stall_ns() : 0;
   const size_t limit = budget_limit();
 
-  // Memory outside the heap is counted once a second (mincore over the heap).
-  const bool count_outside = join && ++_samples_since_resident >= ResidentEverySamples;
-  bool outside_found = stat[Anon].found;
-  size_t outside = (size_t)stat[Anon].value;
-#ifdef LINUX
-  // _stat_path is set only where find_memory_stat() found the memory controller.
-  if (count_outside && _stat_path[0] != '\0' && stat[Cache].found) {
-    const jlong usage = OSContainer::memory_usage_in_bytes();
-    if (usage > 0 && (uint64_t)usage > stat[Cache].value) {
-      outside = (size_t)((uint64_t)usage - stat[Cache].value);
-      outside_found = true;
-    }
-  }
-#endif
-
   // Publish, never during a pause.
   SuspendibleThreadSetJoiner sts(join);
-  if (stat[Cache].found) {
-    _page_cache = (size_t)stat[Cache].value;
+  if (m.cache.found) {
+    _page_cache = (size_t)m.cache.value;
   }
-  _refaults_valid = stat[Refault].found;
-  if (stat[Refault].found) {
-    _refault_pages = stat[Refault].value;
+  _refaults_valid = m.refault_pages.found;
+  if (m.refault_pages.found) {
+    _refault_pages = m.refault_pages.value;
   }
-  _io_valid = io[0].found;
-  if (io[0].found) {
-    _read_bytes = io[0].value;
+  _io_valid = m.read_bytes.found;
+  if (m.read_bytes.found) {
+    _read_bytes = m.read_bytes.value;
   }
   if (_sample_stall) {
     _stall_ns = stall;
@@ -220,30 +104,12 @@ void G1FlexHeapSignals::sample_files(bool join) {
   // grow took it again without rent. Committed heap pages that were never
   // touched are not resident, so the committed size would hide that much
   // native memory. Once a second; not before the heap is in use.
-  if (count_outside && outside_found) {
+  if (count_outside && m.outside.found) {
     _samples_since_resident = 0;
+    const size_t outside = (size_t)m.outside.value;
     const size_t resident = heap_resident_bytes();
     _non_heap = outside > resident ? outside - resident : 0;
   }
-}
-
-#ifdef LINUX
-// Bytes of [start, start + bytes) in memory, by mincore(2); 0 for a range it
-// cannot query.
-static size_t resident_bytes(address start, size_t bytes) {
-  const size_t page = os::vm_page_size();
-  unsigned char vec[4096];
-  size_t total = 0;
-  for (size_t off = 0; off < bytes; off += sizeof(vec) * page) {
-    const size_t len = MIN2(bytes - off, sizeof(vec) * page);
-    if (::mincore(start + off, len, vec) != 0) {
-      return total;
-    }
-    for (size_t i = 0; i < len / page; i++) {
-      total += (vec[i] & 1) != 0 ? page : 0;
-    }
-  }
-  return total;
 }
 
 class G1FlexHeapResidentClosure : public G1HeapRegionClosure {
@@ -251,22 +117,17 @@ class G1FlexHeapResidentClosure : public G1HeapRegionClosure {
   size_t _resident;
   G1FlexHeapResidentClosure() : _resident(0) {}
   bool do_heap_region(G1HeapRegion* r) override {
-    _resident += resident_bytes((address)r->bottom(), G1HeapRegion::GrainBytes);
+    _resident += G1FlexHeapOS::resident_bytes((address)r->bottom(), G1HeapRegion::GrainBytes);
     return false;
   }
 };
-#endif
 
 size_t G1FlexHeapSignals::heap_resident_bytes() const {
   // Joined to the suspendible thread set: no pause resizes the heap meanwhile.
   assert(Thread::current()->is_suspendible_thread(), "walks the regions outside a pause");
-#ifdef LINUX
   G1FlexHeapResidentClosure cl;
   _g1h->heap_region_iterate(&cl);
   return cl._resident;
-#else
-  return _g1h->capacity();
-#endif
 }
 
 class G1FlexHeapCPUClosure : public ThreadClosure {
@@ -317,23 +178,8 @@ void G1FlexHeapSignals::sample_threads(bool join) {
   _num_threads = cl._n;
 }
 
-// The process's CPU time, user and system, in ns; negative if unknown. On
-// Linux to the nanosecond, where os::getTimesSecs counts clock ticks. The
-// kernel sums it over every thread (~0.2 us per thread, 350 us with 2000
-// threads), hence a sample here rather than a read at the pause.
-static jlong process_cpu_ns() {
-#ifdef LINUX
-  struct timespec ts;
-  return clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == 0 ?
-         (jlong)ts.tv_sec * NANOSECS_PER_SEC + ts.tv_nsec : -1;
-#else
-  double real, user, sys;
-  return os::getTimesSecs(&real, &user, &sys) ? (jlong)((user + sys) * NANOSECS_PER_SEC) : -1;
-#endif
-}
-
 void G1FlexHeapSignals::sample_process_cpu(bool join) {
-  const jlong cpu = process_cpu_ns();
+  const jlong cpu = G1FlexHeapOS::process_cpu_ns();
   const jlong at = os::javaTimeNanos();
   SuspendibleThreadSetJoiner sts(join);
   _proc_cpu_ns = cpu;
@@ -372,13 +218,7 @@ void G1FlexHeapSignals::execute() {
 // memory.high where that is set below it. Read at every sample: Kubernetes
 // resizes a running container's limit in place.
 size_t G1FlexHeapSignals::budget_limit() {
-  double throttle = 0.0;
-#ifdef LINUX
-  if (OSContainer::is_containerized()) {
-    const jlong high = OSContainer::memory_throttle_limit_in_bytes();
-    throttle = high > 0 ? (double)high : 0.0;
-  }
-#endif
+  const double throttle = (double)G1FlexHeapOS::memory_throttle_limit();
   return (size_t)flexheap_budget_limit((double)os::physical_memory(), throttle);
 }
 

@@ -23,6 +23,7 @@
 #ifndef SHARE_GC_G1_FLEXHEAP_G1FLEXHEAPSIGNALS_HPP
 #define SHARE_GC_G1_FLEXHEAP_G1FLEXHEAPSIGNALS_HPP
 
+#include "gc/g1/flexheap/g1FlexHeapOS.hpp"
 #include "gc/g1/g1ServiceThread.hpp"
 #include "memory/allocation.hpp"
 #include "utilities/globalDefinitions.hpp"
@@ -40,7 +41,8 @@ class Thread;
 // thread) and, for the delay-accounting backend (one netlink query per
 // thread), the mutator I/O stall. A G1 service task samples them
 // every SampleIntervalMs and the pause reads the latest values, at most that
-// old, instead of reading files and clocks while mutators wait.
+// old, instead of reading files and clocks while mutators wait. The reads of
+// the operating system are G1FlexHeapOS's.
 //
 // The task publishes while joined to the suspendible thread set and the pause
 // reads at a safepoint, so the two never run at the same time.
@@ -80,12 +82,6 @@ class G1FlexHeapSignals : public G1ServiceTask {
   FlexHeapIOStall* const _iostall;
   const bool _sample_stall;     // the stall source is too slow for a pause
 
-  // Where S_io and the refaults come from.
-  char _stat_path[512];             // memory.stat of our memory cgroup, "" if none
-  const char* _cache_key;          // "total_cache " (v1), "file " (v2)
-  const char* _refault_key;        // "total_workingset_refault_file " (v1), "workingset_refault_file " (v2)
-  const char* _anon_key;           // "total_rss " (v1), "anon " (v2); without a cgroup os::Linux's RssAnon
-
   // Published by the sampler.
   ThreadCPU _threads[MaxThreads];
   uint _num_threads;
@@ -108,7 +104,6 @@ class G1FlexHeapSignals : public G1ServiceTask {
   jlong _consumed_proc_cpu_at_ns;
   double _proc_busy;
 
-  void find_memory_stat();
   // join: publish inside the suspendible thread set (false only before the
   // heap is in use).
   void sample_files(bool join);
@@ -142,7 +137,7 @@ class G1FlexHeapSignals : public G1ServiceTask {
   // SoftMaxHeapSize (manageable) when set below MaxHeapSize; 0 otherwise.
   static size_t soft_max_heap();
 
-  const char* page_cache_source() const { return _stat_path[0] != '\0' ? _stat_path : "/proc/meminfo"; }
+  const char* page_cache_source() const { return G1FlexHeapOS::page_cache_source(); }
   bool samples_stall() const { return _sample_stall; }
 };
 
