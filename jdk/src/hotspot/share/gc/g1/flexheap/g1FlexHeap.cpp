@@ -65,8 +65,10 @@ FlexHeapConfig G1FlexHeap::config() {
   return cfg;
 }
 
-G1FlexHeap::G1FlexHeap(G1CollectedHeap* g1h, const FlexHeapConfig& cfg, FlexHeapIOStall* iostall) :
+G1FlexHeap::G1FlexHeap(G1CollectedHeap* g1h, G1HeapSizingPolicy* g1_sizing, const FlexHeapConfig& cfg,
+                       FlexHeapIOStall* iostall) :
   _g1h(g1h),
+  _g1_sizing(g1_sizing),
   _controller(cfg),
   _iostall(iostall),
   _signals(new G1FlexHeapSignals(g1h, iostall)),
@@ -77,11 +79,12 @@ G1FlexHeap::G1FlexHeap(G1CollectedHeap* g1h, const FlexHeapConfig& cfg, FlexHeap
   _own_marking(false),
   _expansion_ceiling(0) {}
 
-G1FlexHeap* G1FlexHeap::create(G1CollectedHeap* g1h) {
+G1FlexHeap* G1FlexHeap::create(G1CollectedHeap* g1h, G1HeapSizingPolicy* g1_sizing) {
   if (!UseFlexHeap) {
     return nullptr;
   }
   assert(UseG1GC, "checked by G1FlexHeapArguments");
+  assert(g1_sizing != nullptr, "G1's sizing policy exists before the heap is initialized");
   if (MinHeapSize == MaxHeapSize) {
     // A warning: services such as OpenSearch set -Xms = -Xmx by default, and
     // an operator who asked for FlexHeap must see that it is off.
@@ -107,7 +110,7 @@ G1FlexHeap* G1FlexHeap::create(G1CollectedHeap* g1h) {
     log_warning(gc, flexheap)("No I/O stall source (%s); FlexHeap sizes the heap on GC cost alone",
                               iostall->reason());
   }
-  G1FlexHeap* fh = new G1FlexHeap(g1h, cfg, iostall);
+  G1FlexHeap* fh = new G1FlexHeap(g1h, g1_sizing, cfg, iostall);
   fh->_signals->start();
   // Always registered: FlexHeapProactiveGCInterval is manageable from 0.
   g1h->service_thread()->register_task(fh->_proactive);
@@ -205,7 +208,7 @@ size_t G1FlexHeap::apply_shrink(size_t bytes, PauseKind kind) {
   assert(is_aligned(bytes, G1HeapRegion::GrainBytes), "shrink request %zu not region aligned", bytes);
   assert(bytes <= _g1h->capacity() - MinHeapSize, "shrink request %zu below the min heap", bytes);
   size_t before = _g1h->capacity();
-  _g1h->shrink(bytes);
+  _g1h->shrink_for_flex_heap(bytes);
   // Full GC and Remark schedule the concurrent uncommit themselves right after.
   if (kind == Young) {
     _g1h->uncommit_regions_if_necessary();
@@ -254,7 +257,7 @@ bool G1FlexHeap::shrink_as_g1(FlexHeapAction& action, size_t& request, size_t al
     return false;
   }
   bool expand = false;
-  const size_t amount = _g1h->_heap_sizing_policy->full_collection_resize_amount(expand, allocation_word_size);
+  const size_t amount = _g1_sizing->full_collection_resize_amount(expand, allocation_word_size);
   const size_t g1 = expand ? 0 : align_down(amount, G1HeapRegion::GrainBytes);
   const size_t ours = action == FlexHeapAction::Shrink ? request : 0;
   if (g1 <= ours) {
@@ -322,8 +325,8 @@ FlexHeapSample G1FlexHeap::sample(PauseKind kind, jlong start_ns, uint64_t* stal
 // full GCs.
 void G1FlexHeap::stock_step(PauseKind kind, size_t allocation_word_size, Step& st) const {
   bool expand = kind == Young;
-  const size_t amount = kind == Young ? _g1h->_heap_sizing_policy->young_collection_expansion_amount()
-                                      : _g1h->_heap_sizing_policy->full_collection_resize_amount(expand, allocation_word_size);
+  const size_t amount = kind == Young ? _g1_sizing->young_collection_expansion_amount()
+                                      : _g1_sizing->full_collection_resize_amount(expand, allocation_word_size);
   st.action = amount == 0 ? FlexHeapAction::None : (expand ? FlexHeapAction::Grow : FlexHeapAction::Shrink);
   st.request = expand ? align_up(amount, G1HeapRegion::GrainBytes) : align_down(amount, G1HeapRegion::GrainBytes);
 }
@@ -371,7 +374,7 @@ G1FlexHeap::Step G1FlexHeap::apply(PauseKind kind, const FlexHeapDecision& d, co
     // G1's own computation checks FlexHeap's result (an explicit full GC
     // already applied exactly G1's amount).
     bool expand = false;
-    size_t more = _g1h->_heap_sizing_policy->full_collection_resize_amount(expand, allocation_word_size);
+    size_t more = _g1_sizing->full_collection_resize_amount(expand, allocation_word_size);
     if (expand && more > 0 && _g1h->capacity() < MaxHeapSize) {
       size_t extra = apply_grow(MIN2(align_up(more, G1HeapRegion::GrainBytes), MaxHeapSize - _g1h->capacity()), kind);
       if (st.action == FlexHeapAction::Shrink) {

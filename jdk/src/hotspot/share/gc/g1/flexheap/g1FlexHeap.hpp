@@ -33,18 +33,22 @@ class FlexHeapIOStall;
 class G1CollectedHeap;
 class G1FlexHeapProactiveGCTask;
 class G1FlexHeapSignals;
+class G1HeapSizingPolicy;
 class JavaThread;
 
 // FlexHeap's heap sizing for G1 (-XX:+UseFlexHeap), owned by G1CollectedHeap
 // in place of G1HeapSizingPolicy. At the end of every young, mixed, full and
 // remark pause it gathers the interval's signals, asks the controller and
-// applies its decision with G1's own expand() and shrink().
+// applies its decision with G1's own expand() and shrink(). G1's sizing
+// policy, which it replaces, still sizes the pauses FlexHeap leaves to stock
+// G1 and bounds its shrinks at Remark and full GCs.
 class G1FlexHeap : public CHeapObj<mtGC> {
  public:
   enum PauseKind { Young, Full, Remark };
 
  private:
   G1CollectedHeap* const _g1h;
+  G1HeapSizingPolicy* const _g1_sizing;
   FlexHeapController _controller;
   FlexHeapIOStall* const _iostall;
   G1FlexHeapSignals* const _signals;
@@ -55,7 +59,8 @@ class G1FlexHeap : public CHeapObj<mtGC> {
   bool _own_marking;            // the last concurrent cycle began at our proactive pause
   volatile size_t _expansion_ceiling; // the last decision's memory ceiling (0: none)
 
-  G1FlexHeap(G1CollectedHeap* g1h, const FlexHeapConfig& cfg, FlexHeapIOStall* iostall);
+  G1FlexHeap(G1CollectedHeap* g1h, G1HeapSizingPolicy* g1_sizing, const FlexHeapConfig& cfg,
+             FlexHeapIOStall* iostall);
 
   static FlexHeapConfig config();
   static const char* kind_name(PauseKind kind);
@@ -89,7 +94,7 @@ class G1FlexHeap : public CHeapObj<mtGC> {
   // Called from G1CollectedHeap::initialize(). Null when FlexHeap is off or
   // has nothing to do (-Xms equal to -Xmx; FlexHeapPolicy=paper without an
   // I/O stall source, where G1's own sizing is used), said once in the log.
-  static G1FlexHeap* create(G1CollectedHeap* g1h);
+  static G1FlexHeap* create(G1CollectedHeap* g1h, G1HeapSizingPolicy* g1_sizing);
 
   // Java threads register their kernel tid for I/O-stall accounting.
   static void on_java_thread_start(JavaThread* thread);
