@@ -136,17 +136,34 @@ G1FlexHeap* G1FlexHeap::create(G1CollectedHeap* g1h, G1HeapSizingPolicy* g1_sizi
   return fh;
 }
 
-void G1FlexHeap::on_java_thread_start(JavaThread* thread) {
+// The FlexHeap to account the thread's stalls in, and its kernel tid; null
+// for threads that are not Java threads visible to the application.
+static G1FlexHeap* accounting_for(Thread* thread, pid_t* tid) {
+  if (!UseFlexHeap || !thread->is_Java_thread()) {
+    return nullptr;
+  }
+  JavaThread* jt = JavaThread::cast(thread);
   G1FlexHeap* fh = G1CollectedHeap::heap()->flex_heap();
-  if (fh != nullptr && !thread->is_hidden_from_external_view() && thread->osthread() != nullptr) {
-    fh->_iostall->register_thread((pid_t)thread->osthread()->thread_id());
+  if (fh == nullptr || jt->is_hidden_from_external_view() || jt->osthread() == nullptr) {
+    return nullptr;
+  }
+  *tid = (pid_t)jt->osthread()->thread_id();
+  return fh;
+}
+
+void G1FlexHeap::on_thread_attach(Thread* thread) {
+  pid_t tid;
+  G1FlexHeap* fh = accounting_for(thread, &tid);
+  if (fh != nullptr) {
+    fh->_iostall->register_thread(tid);
   }
 }
 
-void G1FlexHeap::on_java_thread_exit(JavaThread* thread) {
-  G1FlexHeap* fh = G1CollectedHeap::heap()->flex_heap();
-  if (fh != nullptr && !thread->is_hidden_from_external_view() && thread->osthread() != nullptr) {
-    fh->_iostall->unregister_thread((pid_t)thread->osthread()->thread_id());
+void G1FlexHeap::on_thread_detach(Thread* thread) {
+  pid_t tid;
+  G1FlexHeap* fh = accounting_for(thread, &tid);
+  if (fh != nullptr) {
+    fh->_iostall->unregister_thread(tid);
   }
 }
 

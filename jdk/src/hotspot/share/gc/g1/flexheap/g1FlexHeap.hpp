@@ -34,7 +34,7 @@ class G1CollectedHeap;
 class G1FlexHeapProactiveGCTask;
 class G1FlexHeapSignals;
 class G1HeapSizingPolicy;
-class JavaThread;
+class Thread;
 
 // FlexHeap's heap sizing for G1 (-XX:+UseFlexHeap), owned by G1CollectedHeap
 // in place of G1HeapSizingPolicy. At the end of every young, mixed, full and
@@ -96,9 +96,10 @@ class G1FlexHeap : public CHeapObj<mtGC> {
   // I/O stall source, where G1's own sizing is used), said once in the log.
   static G1FlexHeap* create(G1CollectedHeap* g1h, G1HeapSizingPolicy* g1_sizing);
 
-  // Java threads register their kernel tid for I/O-stall accounting.
-  static void on_java_thread_start(JavaThread* thread);
-  static void on_java_thread_exit(JavaThread* thread);
+  // From G1BarrierSet::on_thread_attach/detach, for every thread: Java
+  // threads register their kernel tid for I/O-stall accounting.
+  static void on_thread_attach(Thread* thread);
+  static void on_thread_detach(Thread* thread);
 
   // Heap occupancy when a young or full pause starts (S_used of growSlack).
   void record_pause_start();
