@@ -422,7 +422,9 @@ class OpenSearch(Service):
         os.chown(gc_log, user.pw_uid, user.pw_gid)
         os.chown(node, user.pw_uid, user.pw_gid)
         env = node_env(node, conf, java_home)
-        heap = (f"-Xms{xms >> 20}m -Xmx{ctx.max_heap >> 20}m" if self.jvm_options is None
+        # the last -Xms wins: the policy's own (a fixed heap) over the resizable default
+        xms_flag = ([f for f in ctx.jvm_flags if f.startswith("-Xms")] or [f"-Xms{xms >> 20}m"])[-1]
+        heap = (f"{xms_flag} -Xmx{ctx.max_heap >> 20}m" if self.jvm_options is None
                 else "heap as in the given jvm.options.d/flexheap.options")
         ctx.log(f"    starting OpenSearch as {user.pw_name} on 127.0.0.1:{self.port} ({heap})")
         self.server = spawn(ctx, [str(home / "bin" / "opensearch")], "opensearch", env=env, cwd=home, user=user)
