@@ -126,7 +126,8 @@ SECTIONS: tuple[Section, ...] = (
 SECTION_IDS = tuple(s.id for s in SECTIONS)
 SECTION_KEYS = {"text", "mismatch", "earlier"}
 ENTRY_KEYS = {"section", "title", "command", "data", "plots", "notes", "date", "jdk", "label"}
-TOP_KEYS = {"output", "current_builds", "sections", "entry", "summary"}
+TOP_KEYS = {"output", "current_builds", "sections", "entry", "summary", "readme", "readme_plot"}
+README_PLOT_KEYS = {"image", "table", "command", "title"}
 SUMMARY_KEYS = {"policy", "text", "previous_builds", "previous_text"}
 # Keys of earlier manifests, and what replaced them.
 MOVED_KEYS = {
@@ -174,6 +175,10 @@ class Manifest:
     summary: Summary | None = None
     # The builds of today's default (`current_builds`); None: not given, every entry renders in full.
     current_builds: tuple[str, ...] | None = None
+    # The README whose block between README_BEGIN and README_END the report writes (`readme`), and the plot
+    # atop that block ([readme_plot]: image and table files under the manifest's folder, their command, a title).
+    readme: Path | None = None
+    readme_plot: dict[str, str] | None = None
 
     @property
     def root(self) -> Path:
@@ -291,7 +296,22 @@ def load(path: Path) -> Manifest:
     entries = [_entry(path, i, e, summary) for i, e in enumerate(raw.get("entry") or [], 1)]
     _own_folders(path, entries)
     output = Path(os.path.normpath(path.parent / raw.get("output", "results.md")))
-    return Manifest(path, output, texts, entries, summary, current)
+    readme = Path(os.path.normpath(path.parent / raw["readme"])) if "readme" in raw else None
+    return Manifest(path, output, texts, entries, summary, current, readme, _readme_plot(path, raw))
+
+
+def _readme_plot(path: Path, raw: dict[str, Any]) -> dict[str, str] | None:
+    plot = raw.get("readme_plot")
+    if plot is None:
+        return None
+    _no_unknown(plot, README_PLOT_KEYS, f"{path} [readme_plot]")
+    missing = sorted(README_PLOT_KEYS - set(plot))
+    if missing:
+        raise ManifestError(f"{path} [readme_plot]: needs {', '.join(missing)}")
+    for key in ("image", "table"):
+        if not (path.parent / plot[key]).is_file():
+            raise ManifestError(f"{path} [readme_plot]: {key} {plot[key]} is not a file under {path.parent}")
+    return {k: str(v) for k, v in plot.items()}
 
 
 def _moved(raw: Any, where: str) -> None:

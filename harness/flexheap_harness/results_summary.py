@@ -262,6 +262,22 @@ def _table(summary: Summary, rows: list[tuple[str, dict[str, Any]]]) -> Table:
     return Table(tabulate(body, headers=header, tablefmt="github", disable_numparse=True), slower, faster, len(flat))
 
 
+def compact(summary: Summary, rows: list[tuple[str, dict[str, Any]]], links: dict[str, str]) -> str:
+    """The rows as _table has them (same cells, same family), without the columns no row has a value
+    in, and each setting linked to links[label]."""
+    if not rows:
+        return f"No entry measures the current default yet ({', '.join(summary.builds) or 'none listed'})."
+    lines = _table(summary, rows).text.splitlines()
+    cells = [[c.strip() for c in line.strip().strip("|").split("|")] for line in lines]
+    header, body = cells[0], cells[2:]
+    keep = [i for i in range(len(header)) if i != 1 and (i < 3 or any(r[i] != "-" for r in body))]
+    out = ["| " + " | ".join(header[i] for i in keep) + " |", "|" + "---|" * len(keep)]
+    for r in body:
+        r[0] = f"[{r[0]}]({links[r[0]]})" if r[0] in links else r[0]
+        out.append("| " + " | ".join(r[i] for i in keep) + " |")
+    return "\n".join(out)
+
+
 def split_rows(summary: Summary, rows: list[tuple[str, dict[str, Any]]], shares: list[Share | None] | None = None
                ) -> tuple[list[tuple[str, dict[str, Any]]], list[tuple[str, dict[str, Any]]]]:
     """(the current default's rows, the earlier defaults' rows still to show), as render() tables them."""

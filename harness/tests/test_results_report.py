@@ -786,3 +786,45 @@ def test_manifest_keys_and_layouts_of_before_are_named(docs, capsys, change, mes
     docs.write_text(docs.read_text().replace(*change))
     assert report(docs) == 2
     assert message in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- the README's results block
+
+
+README = "# Tool\n\nIntro.\n\n<!-- results-summary -->\nold text\n<!-- /results-summary -->\n\n| flag | x |\n|---|---|\n"
+
+
+def test_the_readme_block_is_generated_with_the_plot_and_the_compact_summary(docs, capsys):
+    readme = docs.parent.parent.parent / "README.md"
+    readme.write_text(README)
+    (docs.parent / "data" / "curve").mkdir()
+    shutil.copy(DATA / "timeline.png", docs.parent / "data" / "curve" / "budget-curve.png")
+    (docs.parent / "data" / "curve" / "budget-curve.md").write_text("| budget | flexheap |\n|---|---|\n| 1 | 2 |\n")
+    head = with_current("abc1234").replace('output = "../results.md"\n', 'output = "../results.md"\n'
+                                           'readme = "../../README.md"\n')
+    plot = ('\n[readme_plot]\nimage = "data/curve/budget-curve.png"\ntable = "data/curve/budget-curve.md"\n'
+            'command = "./flexheap harness budget-curve a b"\ntitle = "Search against budget"\n')
+    docs.write_text(docs.read_text().replace(HEADER, head + plot + SUMMARY))
+    labelled(docs, "M1 5% nvme", "M1, 5% of the index, nvme")
+    assert report(docs) == 0
+    text = readme.read_text()
+    assert text.startswith("# Tool\n\nIntro.\n\n<!-- results-summary -->\n") and "old text" not in text
+    assert text.endswith("<!-- /results-summary -->\n\n| flag | x |\n|---|---|\n")  # outside the block: kept
+    block = text[text.index("<!-- results-summary -->"):text.index("<!-- /results-summary -->")]
+    assert "![Search against budget](docs/results/data/curve/budget-curve.png)" in block
+    assert block.index("./flexheap harness budget-curve a b") < block.index("| budget | flexheap |")
+    # the compact summary: the columns some row has a value in, the setting linked to its entry's page
+    header = next(ln for ln in block.splitlines() if ln.startswith("| setting"))
+    assert header == "| setting | flexheap [s] | x g1-90 | x vg1 |"
+    assert "| [M1 5% nvme](docs/results/data/m1/README.md) | 5.5 | x0.50 (0.50-0.50) faster |" in block
+    # the README's other tables need no command; a hand edit inside the block is stale
+    assert report(docs, "--check") == 0
+    readme.write_text(text.replace("| 5.5 |", "| 4.0 |"))
+    assert report(docs, "--check") == 1
+    out = capsys.readouterr()
+    assert "README.md is not what" in out.out + out.err
+
+
+def test_a_readme_without_the_block_is_refused(docs):
+    with pytest.raises(ManifestError, match="results-summary"):
+        results_report.with_readme_block("# no block\n", "x")
