@@ -43,14 +43,15 @@ EDITS = {
          # (flexheap_max still read: HotSpot builds with -Werror=unused-variable)
          "+        if (FLAG_IS_ERGO(UseCompressedOops) && override_coop_limit && (flexheap_max || !flexheap_max)) {"),
         ("2", FH + "flexHeapController.cpp",  # balance: the GC goal never shrinks
-         "    double want = rule == RuleGCGoal ? -delta * 0.5 : -delta;",
-         "    double want = rule == RuleGCGoal ? 0.0 : -delta;"),
+         "    const double want = b.rule == RuleGCGoal && !m.blind_rereading ? -delta * 0.5 : -delta;",
+         "    const double want = b.rule == RuleGCGoal && !m.blind_rereading ? 0.0 : -delta;"),
         ("2", FH + "flexHeapController.cpp",  # paper: no stock sizing without I/O (Fig. 4 ratchets)
          "  if (s.io_available && !(prev.io > 0.0) && !(cur.io > 0.0)) {",
          "  if (false) {"),
         ("5", FH + "g1FlexHeap.cpp",  # the second decision of one safepoint starts its pause now: T_stw = 0
-         "  if (pause_begin_ns < _last_pause_end_ns) {\n    pause_begin_ns = _last_pause_end_ns;\n  }",
-         "  if (pause_begin_ns < _last_pause_end_ns) {\n    pause_begin_ns = start_ns;\n  }"),
+         "  jlong pause_begin_ns = MAX2(SafepointTracing::start_of_safepoint(), _last_pause_end_ns);",
+         "  jlong pause_begin_ns = SafepointTracing::start_of_safepoint() < _last_pause_end_ns\n"
+         "      ? start_ns : SafepointTracing::start_of_safepoint();"),
         ("8", FH + "g1FlexHeap.cpp",  # -Xms = -Xmx runs the controller and its tasks
          "  if (MinHeapSize == MaxHeapSize) {",
          "  if (false) {"),
