@@ -188,6 +188,21 @@ def enter_run_cgroup(cfg: "RunConfig", support: CgroupSupport, device: str | Non
     return cgroup
 
 
+def start_clean(cfg: "RunConfig", support: CgroupSupport, device: str | None, not_enforced: list[str],
+                refuse: Callable[[list[str]], None], summary: dict[str, Any], warnings: list[str]) -> RunCgroup | None:
+    """Before the run: drop the page cache (cfg.drop_caches), enter the run's cgroup
+    (enter_run_cgroup), and mark summary and warnings unbudgeted where not_enforced says so."""
+    if cfg.drop_caches:
+        w = clean_caches()
+        if w:
+            warnings.append(w)
+    cgroup = enter_run_cgroup(cfg, support, device, not_enforced, refuse)
+    summary["unbudgeted"] = bool(not_enforced)
+    summary["unbudgeted_reasons"] = not_enforced
+    warnings += [f"{UNBUDGETED}: {p}" for p in not_enforced]
+    return cgroup
+
+
 def leave_run_cgroup(cgroup: RunCgroup, summary: dict[str, Any], warnings: list[str]) -> None:
     """Remove the run's cgroup (after its processes ended), recording its OOM
     kills, its removal warnings and whether it is gone."""
@@ -302,17 +317,9 @@ def _run_once(cfg: RunConfig, log: Callable[[str], None], support: CgroupSupport
         "sample_interval_s": cfg.sample_interval_s,
     }
 
-    if cfg.drop_caches:
-        w = clean_caches()
-        if w:
-            warnings.append(w)
-
-    cgroup = enter_run_cgroup(cfg, support, device, not_enforced, refuse)
-    summary["unbudgeted"] = bool(not_enforced)
-    summary["unbudgeted_reasons"] = not_enforced
+    cgroup = start_clean(cfg, support, device, not_enforced, refuse, summary, warnings)
     config["unbudgeted"] = bool(not_enforced)
     config["unbudgeted_reasons"] = not_enforced
-    warnings += [f"{UNBUDGETED}: {p}" for p in not_enforced]
     config["cgroup"] = cgroup.describe() if cgroup else None
     config["warnings"] = warnings
     _write_json(rd / "config.json", config)

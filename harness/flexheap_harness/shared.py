@@ -46,11 +46,11 @@ from typing import Any, Callable, Sequence
 
 from . import runconfig
 from .cgroups import CgroupSupport, detect
-from .integrity import UNBUDGETED, NotEnforced, enforcement_problems, refusal_message
+from .integrity import NotEnforced, enforcement_problems, refusal_message
 from .policies import jvm_flags, max_heap_bytes
 from .provenance import release_fields
-from .runner import (WORKLOAD_JSON, RunConfig, _summarize, _write_json, clean_caches, close_summary,
-                     data_block_device, enter_run_cgroup, leave_run_cgroup, new_summary)
+from .runner import (WORKLOAD_JSON, RunConfig, _summarize, _write_json, close_summary, data_block_device,
+                     leave_run_cgroup, new_summary, start_clean)
 from .sampling import Sampler
 from .thrash import thrashing
 
@@ -146,14 +146,7 @@ def run_shared(cfg: RunConfig, partner: list[str], log: Callable[[str], None],
     not_enforced = enforcement_problems(support, cfg.budget, cfg.device, device, cfg.data_dir)
     if not_enforced and not cfg.unbudgeted:
         refuse(not_enforced)
-    if cfg.drop_caches:
-        w = clean_caches()
-        if w:
-            warnings.append(w)
-    cgroup = enter_run_cgroup(cfg, support, device, not_enforced, refuse)
-    summary["unbudgeted"] = bool(not_enforced)
-    summary["unbudgeted_reasons"] = not_enforced
-    warnings += [f"{UNBUDGETED}: {p}" for p in not_enforced]
+    cgroup = start_clean(cfg, support, device, not_enforced, refuse, summary, warnings)
     _write_json(rd / "config.json", {
         "label": summary["label"], "policy": cfg.policy.name, "budget": cfg.budget, "device": cfg.device.name,
         "block_device": device, "jdk": str(cfg.jdk.home), "argv": {m.name: m.argv for m in members},
