@@ -474,6 +474,7 @@ def orphan_pages(m: Manifest) -> list[Path]:
 def unreferenced_data(m: Manifest) -> list[Path]:
     """Files under data/ that no entry names (left over from a removed entry); the pages are the entries'."""
     named = {(m.root / rel).resolve() for e in m.entries for rel in (e.data, *e.plots, e.page)}
+    named |= {(m.root / m.readme_plot[k]).resolve() for k in ("image", "table")} if m.readme_plot else set()
     return sorted(p for p in (m.root / "data").rglob("*") if p.is_file() and p.resolve() not in named)
 
 
