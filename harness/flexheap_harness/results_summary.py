@@ -230,6 +230,8 @@ class Table(NamedTuple):
     slower: int  # cells the family's verdict calls slower
     faster: int
     family: int  # cells with an interval: Holm's m
+    header: list[str]
+    body: list[list[str]]
 
 
 def _table(summary: Summary, rows: list[tuple[str, dict[str, Any]]]) -> Table:
@@ -259,7 +261,8 @@ def _table(summary: Summary, rows: list[tuple[str, dict[str, Any]]]) -> Table:
             cells[-1] += f" [{best.split(':', 1)[-1]}]"
         cells.append(oracle_cell(data, policy))
         body.append(cells)
-    return Table(tabulate(body, headers=header, tablefmt="github", disable_numparse=True), slower, faster, len(flat))
+    return Table(tabulate(body, headers=header, tablefmt="github", disable_numparse=True), slower, faster, len(flat),
+                 header, body)
 
 
 def compact(summary: Summary, rows: list[tuple[str, dict[str, Any]]], links: dict[str, str]) -> str:
@@ -267,14 +270,13 @@ def compact(summary: Summary, rows: list[tuple[str, dict[str, Any]]], links: dic
     in, and each setting linked to links[label]."""
     if not rows:
         return f"No entry measures the current default yet ({', '.join(summary.builds) or 'none listed'})."
-    lines = _table(summary, rows).text.splitlines()
-    cells = [[c.strip() for c in line.strip().strip("|").split("|")] for line in lines]
-    header, body = cells[0], cells[2:]
+    table = _table(summary, rows)
+    header, body = table.header, table.body
     keep = [i for i in range(len(header)) if i != 1 and (i < 3 or any(r[i] != "-" for r in body))]
     out = ["| " + " | ".join(header[i] for i in keep) + " |", "|" + "---|" * len(keep)]
     for r in body:
-        r[0] = f"[{r[0]}]({links[r[0]]})" if r[0] in links else r[0]
-        out.append("| " + " | ".join(r[i] for i in keep) + " |")
+        label = f"[{r[0]}]({links[r[0]]})" if r[0] in links else r[0]
+        out.append("| " + " | ".join([label] + [r[i] for i in keep[1:]]) + " |")
     return "\n".join(out)
 
 

@@ -188,6 +188,17 @@ def enter_run_cgroup(cfg: "RunConfig", support: CgroupSupport, device: str | Non
     return cgroup
 
 
+def jvm_command(cfg: "RunConfig", run_dir: Path, program: list[str]) -> tuple[list[str], runconfig.Expected]:
+    """The JVM's argv for program under cfg.policy (its GC log, JFR recording and workload.json in
+    run_dir) and the configuration its start-up lines must show (runconfig)."""
+    flags = jvm_flags(cfg.policy, cfg.budget, str(run_dir / "gc.log"), cfg.extra_jvm_flags, cfg.jdk.is_flexheap_build)
+    if cfg.jfr and cfg.jdk.is_flexheap_build:
+        flags.insert(len(flags) - len(cfg.extra_jvm_flags), jfr.recording_flag(run_dir / jfr.RECORDING))
+    expect = runconfig.expected_config(cfg.policy, flags, release_fields(cfg.jdk.home))
+    program = [str(run_dir / "workload.json") if a == WORKLOAD_JSON else a for a in program]
+    return [str(cfg.jdk.java), *flags, *program], expect
+
+
 def start_clean(cfg: "RunConfig", support: CgroupSupport, device: str | None, not_enforced: list[str],
                 refuse: Callable[[list[str]], None], summary: dict[str, Any], warnings: list[str]) -> RunCgroup | None:
     """Before the run: drop the page cache (cfg.drop_caches), enter the run's cgroup
@@ -262,7 +273,6 @@ def _run_once(cfg: RunConfig, log: Callable[[str], None], support: CgroupSupport
         return run_shared(cfg, cfg.partner, log, support)
     rd = cfg.run_dir
     rd.mkdir(parents=True, exist_ok=True)
-    gc_log = rd / "gc.log"
     warnings: list[str] = []
     summary = new_summary(cfg)
     not_enforced: list[str] = []
@@ -282,13 +292,10 @@ def _run_once(cfg: RunConfig, log: Callable[[str], None], support: CgroupSupport
     if cfg.policy.needs_flexheap and not cfg.jdk.is_flexheap_build:
         return fail(f"policy {cfg.policy.name} needs the FlexHeap JDK; {cfg.jdk.home} lacks -XX:+UseFlexHeap")
     try:
-        flags = jvm_flags(cfg.policy, cfg.budget, str(gc_log), cfg.extra_jvm_flags, cfg.jdk.is_flexheap_build)
-        if cfg.jfr and cfg.jdk.is_flexheap_build:
-            flags.insert(len(flags) - len(cfg.extra_jvm_flags), jfr.recording_flag(rd / jfr.RECORDING))
+        argv, expect = jvm_command(cfg, rd, cfg.program)
         summary["max_heap"] = max_heap_bytes(cfg.policy, cfg.budget)
     except ValueError as e:
         return fail(str(e))
-    expect = runconfig.expected_config(cfg.policy, flags, release_fields(cfg.jdk.home))
 
     support = support or detect(cfg.cgroup_parent)
     warnings += support.problems
@@ -297,8 +304,6 @@ def _run_once(cfg: RunConfig, log: Callable[[str], None], support: CgroupSupport
     if not_enforced and not cfg.unbudgeted:
         refuse(not_enforced)
 
-    program = [str(rd / "workload.json") if a == WORKLOAD_JSON else a for a in cfg.program]
-    argv = [str(cfg.jdk.java), *flags, *program]
     config = {
         "label": summary["label"],
         "policy": asdict(cfg.policy),

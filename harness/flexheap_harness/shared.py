@@ -47,9 +47,8 @@ from typing import Any, Callable, Sequence
 from . import runconfig
 from .cgroups import CgroupSupport, detect
 from .integrity import NotEnforced, enforcement_problems, refusal_message
-from .policies import jvm_flags, max_heap_bytes
-from .provenance import release_fields
-from .runner import (WORKLOAD_JSON, RunConfig, _summarize, _write_json, close_summary, data_block_device,
+from .policies import max_heap_bytes
+from .runner import (RunConfig, _summarize, _write_json, close_summary, data_block_device, jvm_command,
                      leave_run_cgroup, new_summary, start_clean)
 from .sampling import Sampler
 from .thrash import thrashing
@@ -130,14 +129,9 @@ def run_shared(cfg: RunConfig, partner: list[str], log: Callable[[str], None],
         summary["error"] = f"policy {cfg.policy.name} needs the FlexHeap JDK; {cfg.jdk.home} lacks -XX:+UseFlexHeap"
         _write_json(rd / "summary.json", summary)
         return summary
-    release = release_fields(cfg.jdk.home)
     for m in members:
         m.run_dir.mkdir(parents=True, exist_ok=True)
-        flags = jvm_flags(cfg.policy, cfg.budget, str(m.run_dir / "gc.log"), cfg.extra_jvm_flags,
-                          cfg.jdk.is_flexheap_build)
-        m.expect = runconfig.expected_config(cfg.policy, flags, release)
-        program = [str(m.run_dir / "workload.json") if a == WORKLOAD_JSON else a for a in m.program]
-        m.argv = [str(cfg.jdk.java), *flags, *program]
+        m.argv, m.expect = jvm_command(cfg, m.run_dir, m.program)
     summary["max_heap"] = max_heap_bytes(cfg.policy, cfg.budget)
 
     support = support or detect(cfg.cgroup_parent)
