@@ -79,8 +79,8 @@ def test_two_jvms_share_one_cgroup_and_the_pair_waits_for_both(tmp_path):
     # with the JVMs' own memory on top, and the cgroup then thrashes on their code pages
     cfg = RunConfig(
         policy=parse_policy("static:150m"), budget=2 * BUDGET, device=parse_profile("host"), jdk=jdk,
-        program=[*reader, str(tmp_path / "a.bin"), "200", "2", "0.5"],
-        partner=[*reader, str(tmp_path / "b.bin"), "100", "1", "0.5"],
+        program=[*reader, str(tmp_path / "a.bin"), "120", "2", "0.5"],
+        partner=[*reader, str(tmp_path / "b.bin"), "60", "1", "0.5"],
         data_dir=tmp_path, run_dir=run_dir, sample_interval_s=0.2, timeout_s=120,
     )
     s = run_once(cfg, log=lambda _m: None)
