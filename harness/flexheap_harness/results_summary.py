@@ -42,11 +42,14 @@ from tabulate import tabulate
 from . import stats
 from .relabel import AA_LABEL
 
-# The columns, in the order issue 10 names the bar; a policy an entry did not run shows "-". AA_LABEL:
-# the committed flexheap-paper columns, which ran the default (relabel.py); flexheap-paper: the paper
-# controller, from runs that select it. Those two (OPTIONAL) are left out of a table where no row ran them.
-BASELINES = ("g1-50", "g1-90", "vg1", "g1-26", "g1-27like", AA_LABEL, "flexheap-paper")
-OPTIONAL = (AA_LABEL, "flexheap-paper")
+# The columns, in the order issue 10 names the bar; a policy an entry did not run shows "-". vendor-50:
+# the vendor default's fixed half-memory heap (issue 62); flexheap@old: the previous default on its own
+# JDK (issue 61); AA_LABEL: the committed flexheap-paper columns, which ran the default (relabel.py);
+# flexheap-paper: the paper controller, from runs that select it. The OPTIONAL ones are left out of a
+# table where no row ran them.
+BASELINES = ("g1-50", "g1-90", "vg1", "vendor-50", "g1-26", "g1-27like", "flexheap@old", AA_LABEL,
+             "flexheap-paper")
+OPTIONAL = ("vendor-50", "flexheap@old", AA_LABEL, "flexheap-paper")
 BEST_STATIC = "best static cap"
 TITLE = "Summary: the default against every baseline"
 EARLIER_TITLE = "Earlier builds, not the current default"  # the second table's heading

@@ -389,6 +389,16 @@ def test_the_summary_pairs_the_default_with_every_baseline_by_repetition(docs):
     assert results_report.uncommanded_tables(md) == []  # the summary has its command block
 
 
+def test_the_vendor_default_and_the_previous_default_are_columns_only_where_a_row_ran_them():
+    plain = [("a", {"policies": ["flexheap", "g1-50"]})]
+    assert "vendor-50" not in results_summary.columns("flexheap", plain)
+    assert "flexheap@old" not in results_summary.columns("flexheap", plain)
+    both = plain + [("b", {"policies": ["flexheap", "vendor-50", "flexheap@old"]})]
+    cols = results_summary.columns("flexheap", both)
+    # the operators' baseline beside the stock policies, the previous default beside the A/A columns
+    assert cols.index("vg1") < cols.index("vendor-50") < cols.index("g1-26") < cols.index("flexheap@old")
+
+
 def test_the_summary_shows_the_best_static_cap_the_oracle_and_a_loss(docs):
     docs.write_text(docs.read_text().replace(HEADER, with_current("abc1234") + SUMMARY))
     with_sweep_provenance(docs)
