@@ -234,3 +234,58 @@ def test_ctrl_c_stops_the_service_and_removes_the_cgroup(tmp_path, jdk):
     cfg = json.loads((out / "config.json").read_text())
     for d in (cfg["cgroup"]["memory_dir"], cfg["cgroup"]["io_dir"]):
         assert d is None or not Path(d).exists()
+
+
+def lower_memory_limit(memory_dir: Path, limit: int) -> None:
+    """Writes the run's memory limit as an operator (or the kubelet) would; v1 refuses with EBUSY
+    while the cgroup's usage cannot be reclaimed under it, so it tries for a few seconds."""
+    name = "memory.max" if (memory_dir / "memory.max").exists() else "memory.limit_in_bytes"
+    for _ in range(20):
+        try:
+            (memory_dir / name).write_text(str(limit))
+            return
+        except OSError:
+            time.sleep(0.5)
+    pytest.fail(f"the kernel refused {name}={limit} for 10 s")
+
+
+def test_opensearch_limit_lowered_mid_search_no_kill_and_search_goes_on(tmp_path, jdk):
+    """Issue 63's OpenSearch scenario: the run's limit drops from 1536 to 1024 MiB 3 s into the
+    search phase (an in-place pod resize). The node is not killed, FlexHeap logs the new budget and
+    is under its new ceiling at its next line, and every timed search after the drop has throughput."""
+    prepared("opensearch:smoke")
+    out = tmp_path / "drop"
+    p = subprocess.Popen([sys.executable, "-m", "flexheap_harness", "run", "--workload",
+                          "opensearch:smoke,search_s=10", "--policy", "flexheap", "--budget", "1536m",
+                          "--jdk", str(jdk), "--out", str(out)],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO)
+    assert p.stdout is not None
+    lines: list[str] = []
+    deadline = time.time() + 400
+    for line in p.stdout:
+        lines.append(line)
+        if "phase search-term start" in line or "phase search start" in line:
+            break
+        assert time.time() < deadline, "".join(lines[-40:])
+    else:
+        pytest.fail("the run ended before its search phase:\n" + "".join(lines[-40:]))
+    time.sleep(3)
+    memory_dir = Path(json.loads((out / "config.json").read_text())["cgroup"]["memory_dir"])
+    lower_memory_limit(memory_dir, 1024 << 20)
+    rest = p.communicate(timeout=400)[0]
+    assert p.returncode == 0, "".join(lines[-20:]) + rest[-4000:]
+    s = json.loads((out / "summary.json").read_text())
+    assert s["ok"] and not s.get("oom_kills"), s.get("error")
+    gc = (out / "gc.log").read_text()
+    budget = re.search(r"Memory budget: limit 1536M -> 1024M, .*heap ceiling (\d+)M -> (\d+)M, committed (\d+)M", gc)
+    assert budget, [line for line in gc.splitlines() if "Memory budget" in line]
+    old_ceiling, new_ceiling = int(budget.group(1)), int(budget.group(2))
+    assert new_ceiling < old_ceiling
+    # every decision after the drop keeps the committed heap under the new ceiling
+    after = gc[budget.end():]
+    committed = [int(c) // (1 << 20) for c in re.findall(r"decision .*? committed=(\d+)", after)]
+    assert committed and max(committed) <= new_ceiling, (new_ceiling, committed[:20])
+    for q in ("search-term", "search-phrase", "search-topk", "search-agg"):
+        phase = next(ph for ph in s["phases"] if ph["name"] == q)
+        assert phase["throughput_qps"] > 0, phase
+    assert not run_leftovers(out)
