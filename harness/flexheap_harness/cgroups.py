@@ -270,6 +270,24 @@ def detect(parent_override: str | None = None) -> CgroupSupport:
 # ---------------------------------------------------------------- a run's cgroup
 
 
+def write_memory_limit(d: Path, version: str | None, limit: int) -> None:
+    """Sets cgroup d's memory limit, swap included (a run's budget, or a later change of it); v1 raises
+    OSError (EBUSY) when the cgroup's usage cannot be reclaimed under the new limit."""
+    if version == "v2":
+        (d / "memory.max").write_text(str(limit))
+        # Swap would silently extend the budget.
+        if (d / "memory.swap.max").exists():
+            (d / "memory.swap.max").write_text("0")
+    else:
+        (d / "memory.limit_in_bytes").write_text(str(limit))
+        memsw = d / "memory.memsw.limit_in_bytes"
+        if memsw.exists():
+            try:
+                memsw.write_text(str(limit))
+            except OSError:
+                pass
+
+
 @dataclass(frozen=True)
 class IoLimit:
     device: str  # 'major:minor' of a whole disk
@@ -316,7 +334,7 @@ class RunCgroup:
                     self.warnings.append(f"no per-run PSI cgroup ({e}); PSI is system-wide")
         try:
             if self.memory_dir is not None and self.memory_limit is not None:
-                self._set_memory_limit(self.memory_dir, sup.memory, self.memory_limit)
+                write_memory_limit(self.memory_dir, sup.memory, self.memory_limit)
             if self.io_dir is not None and self.io_limit is not None:
                 self._set_io_limit(self.io_dir, sup.io, self.io_limit)
         except BaseException:
@@ -344,22 +362,6 @@ class RunCgroup:
         if missing:
             with open(ctl, "w") as f:
                 f.write(" ".join(f"+{c}" for c in sorted(missing)))
-
-    @staticmethod
-    def _set_memory_limit(d: Path, version: str | None, limit: int) -> None:
-        if version == "v2":
-            (d / "memory.max").write_text(str(limit))
-            # Swap would silently extend the budget.
-            if (d / "memory.swap.max").exists():
-                (d / "memory.swap.max").write_text("0")
-        else:
-            (d / "memory.limit_in_bytes").write_text(str(limit))
-            memsw = d / "memory.memsw.limit_in_bytes"
-            if memsw.exists():
-                try:
-                    memsw.write_text(str(limit))
-                except OSError:
-                    pass
 
     @staticmethod
     def _set_io_limit(d: Path, version: str | None, lim: IoLimit) -> None:
