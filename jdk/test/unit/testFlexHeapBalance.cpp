@@ -718,6 +718,35 @@ TEST(FlexHeapBalanceController, ACheapWindowAfterACostlyPastAsksForAMarking) {
   }
 }
 
+TEST(FlexHeapBalanceController, AnAllocationFallAfterACostlyPastAsksForAMarking) {
+  // GC inside its band (3.5%), 100 MiB of old data in a 300 MiB heap: no
+  // marking while allocation goes on at its rate. Then an interval that
+  // allocates at a tenth of that rate (the same bytes in 2.5 s): the phase
+  // that built the old data may be over, and only a marking tells, so that
+  // pause asks for one, although the window's GC share is still in its band.
+  FlexHeapController c(balance_config());
+  SyntheticJvm j = gc_only_jvm(0.035);
+  for (int i = 0; i < 160; i++) {
+    ASSERT_FALSE(j.step(c, 0.25).start_marking) << "at " << 0.25 * i << " s";
+  }
+  FlexHeapDecision d = j.step(c, 2.5);
+  EXPECT_TRUE(d.start_marking);
+  EXPECT_EQ(FlexHeapAction::None, d.action) << d.reason;
+  // A requested pause after a long interval says nothing about allocation.
+  FlexHeapController c2(balance_config());
+  SyntheticJvm k = gc_only_jvm(0.035);
+  hold_steady(k, c2, 40.0);
+  k.allocation = false;
+  EXPECT_FALSE(k.step(c2, 2.5).start_marking);
+  // Little old data (10 MiB of 210): nothing a marking could return.
+  FlexHeapController c3(balance_config());
+  SyntheticJvm l = gc_only_jvm(0.035);
+  l.committed = 210 * MiB;
+  l.used_after = 10 * MiB;
+  hold_steady(l, c3, 40.0);
+  EXPECT_FALSE(l.step(c3, 2.5).start_marking);
+}
+
 TEST(FlexHeapBalanceController, GcGoalDoesNotFollowACostThatSwingsAcrossTheBand) {
   // What an OpenSearch node showed: a concurrent cycle every few seconds
   // swings the 2-s window's GC share across the band although the mean sits
@@ -871,6 +900,39 @@ TEST(FlexHeapBalanceController, ARemarkThatFindsThePeakDeadShrinksAtOnce) {
   FlexHeapDecision e = k.step(twin, 0.25);
   EXPECT_FALSE(e.live_set_fell);
   EXPECT_NE(FlexHeapAction::Shrink, e.action);
+}
+
+TEST(FlexHeapBalanceController, ARemarkSoonAfterThePeakForgetsItsGcCost) {
+  // The marking comes 0.5 s after the peak (an allocation fall asked for it),
+  // while the 2-s window still holds the peak's GC cost at 20x the goal band.
+  // The Remark finds the peak dead: that cost, and the marking's, say nothing
+  // about the data left, so the GC goal is met and the heap shrinks at once
+  // (the glue then shrinks at least as far as stock G1 at that Remark).
+  FlexHeapController c(balance_config());
+  SyntheticJvm j = after_a_peak(c, 0.5);
+  j.used_after = 6 * MiB;
+  const double cheap = j.a;
+  j.a = 20.0 * cheap;
+  FlexHeapDecision d = j.step(c, 0.01);
+  j.a = cheap;
+  EXPECT_TRUE(d.live_set_fell);
+  EXPECT_TRUE(d.gc_goal_met);
+  EXPECT_EQ(0.0, d.gc_rate);
+  EXPECT_EQ(FlexHeapAction::Shrink, d.action);
+  EXPECT_STREQ("gcGoal,shrink", d.reason);
+  // The next pause's window has that pause's GC cost only.
+  FlexHeapDecision e = j.step(c, 0.25);
+  EXPECT_GT(e.gc_rate, 0.0);
+  EXPECT_LT(e.gc_rate, 0.01);
+
+  // The same Remark without the fall: the peak's cost holds the heap.
+  FlexHeapController twin(balance_config());
+  SyntheticJvm k = after_a_peak(twin, 0.5);
+  k.a = 20.0 * cheap;
+  FlexHeapDecision f = k.step(twin, 0.01);
+  EXPECT_FALSE(f.live_set_fell);
+  EXPECT_FALSE(f.gc_goal_met);
+  EXPECT_NE(FlexHeapAction::Shrink, f.action);
 }
 
 TEST(FlexHeapBalanceController, WithoutAStallSourceRereadsAfterAPeakShrinkAtOnce) {

@@ -83,6 +83,13 @@ bool FlexHeapBalanceWindow::add(double wall, double c_gc, double c_io, double he
   return shift;
 }
 
+void FlexHeapBalanceWindow::forget_gc() {
+  for (unsigned n = 0; n < _count; n++) {
+    _gc[index(n)] = 0.0;
+    _gc_h[index(n)] = 0.0;
+  }
+}
+
 unsigned FlexHeapBalanceWindow::window_entries() const {
   double wall = 0.0;
   unsigned n = 0;

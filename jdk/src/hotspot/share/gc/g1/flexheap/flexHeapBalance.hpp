@@ -71,6 +71,9 @@ class FlexHeapBalanceWindow {
   // Returns true if the interval was a phase shift: the window now holds it alone.
   bool add(double wall, double c_gc, double c_io, double headroom, double cache,
            double read_bytes, double refault_bytes);
+  // Forgets the GC cost of every interval so far, keeping their wall time
+  // and I/O: the GC they paid says nothing about the data left.
+  void forget_gc();
   unsigned count() const { return window_entries(); }  // intervals in the window
   double seconds() const { return _seconds; }          // the wall time the window covers
 

@@ -80,6 +80,7 @@ const double FlexHeapController::CacheFillingFreeFraction = 0.05;
 const double FlexHeapController::EarlyGCSurvivalFraction = 0.5;
 const double FlexHeapController::EarlyGCGrowth = 2.0;
 const double FlexHeapController::MarkingRequestSeconds = 5.0;
+const double FlexHeapController::AllocationFallFraction = 0.5;
 const double FlexHeapController::MaxCacheReserve = 0.9;
 
 // One decision's view of its interval and of the cost window (stage 1).
@@ -94,6 +95,8 @@ struct FlexHeapController::Measure {
   double old_used;       // used_after less eden (bytes)
   double allocated;      // bytes the mutators allocated since the previous pause
   double kept;           // of them, bytes this pause kept
+  bool   allocation_fell;    // an allocation pause whose interval allocated at below
+                             // AllocationFallFraction of the previous one's rate
   double free_memory;    // memory neither heap nor page cache holds (with a memory limit)
   bool   cache_filling;  // free_memory above CacheFillingFreeFraction of the limit
   double a;              // the window's GC coefficient: GC cost per second x headroom
@@ -400,10 +403,17 @@ FlexHeapController::Measure FlexHeapController::measure(const FlexHeapSample& s,
   m.old_used = old_used;
   m.allocated = (double)s.used - _last.old_used;
   m.kept = m.used_after - _last.old_used;
+  // Allocation pauses only: a requested pause or a Remark comes whatever the rate.
+  const double alloc_rate = s.t_mut > 0.0 ? m.allocated / s.t_mut : 0.0;
+  m.allocation_fell = s.allocation_pause && alloc_rate < AllocationFallFraction * _last.alloc_rate;
+  if (s.allocation_pause) {
+    _last.alloc_rate = alloc_rate;
+  }
   // Most of the old data gone since the previous pause: a Remark or a full
   // GC found the load's peak over, and the GC cost of that peak says nothing
-  // about the next phase. Eden is left out on both sides, and a pause with no
-  // mutator time since the last is no new phase.
+  // about the next phase: neither the window nor the slow horizon keeps it.
+  // Eden is left out on both sides, and a pause with no mutator time since
+  // the last is no new phase.
   d.live_set_fell = s.t_mut > 0.0 && old_used < LiveSetFallFraction * _last.old_used &&
                     _last.old_used - old_used >= LiveSetFallCommittedFraction * m.committed;
   if (d.live_set_fell) {
@@ -417,6 +427,9 @@ FlexHeapController::Measure FlexHeapController::measure(const FlexHeapSample& s,
   const double refault_bytes = s.cache_signals ? s.refault_bytes : -1.0;
   d.phase_shift = _window.add(m.wall, window_gc, d.c_io, _last.headroom, _last.cache, read_bytes, refault_bytes);
   _slow_gc.add(m.wall, window_gc, _last.headroom);
+  if (d.live_set_fell) {
+    _window.forget_gc();   // this interval's too: the marking that found the peak dead
+  }
   _guard.since_step += m.wall;
   _guard.too_small_age += m.wall;
   if (d.phase_shift || d.live_set_fell || _guard.too_small_age > TooSmallMemorySeconds) {
@@ -489,6 +502,15 @@ int FlexHeapController::aim(const Measure& m, FlexHeapDecision& d, double* headr
 int FlexHeapController::aim_gc_goal(const Measure& m, const FlexHeapDecision& d, double* headroom) {
   *headroom = m.headroom;
   const bool unguarded = m.io_bound || m.blind_rereading || d.live_set_fell;
+  const bool low = m.gc_share < GoalLowFraction * m.goal;
+  const bool settled = _slow_gc.rate() / m.mut_cores < GoalLowFraction * m.goal &&
+                       (!_has_applied || _guard.since_step >= _window.seconds());
+  // GC is cheap now, or the allocation that made it costly fell, but the
+  // horizon remembers a costlier past: whether that past's old data is still
+  // live only a marking tells (its Remark finds the live set fallen, or not),
+  // so one is asked for where there is old data to find.
+  _guard.marking_tells = (low || m.allocation_fell) && !unguarded && !settled &&
+                         m.old_used >= LiveSetFallCommittedFraction * m.committed;
   if (m.gc_share > GoalHighFraction * m.goal) {
     *headroom = flexheap_goal_headroom(m.a, m.goal, m.mut_cores);
     // Growing back after a shrink: the headroom the window's GC cost came
@@ -499,14 +521,6 @@ int FlexHeapController::aim_gc_goal(const Measure& m, const FlexHeapDecision& d,
     }
     return RuleGCGoal;
   }
-  const bool low = m.gc_share < GoalLowFraction * m.goal;
-  const bool settled = _slow_gc.rate() / m.mut_cores < GoalLowFraction * m.goal &&
-                       (!_has_applied || _guard.since_step >= _window.seconds());
-  // GC is cheap now but the horizon remembers a costlier past: whether that
-  // past's old data is still live only a marking tells (its Remark finds the
-  // live set fallen, or not), so one is asked for where there is old data to find.
-  _guard.marking_tells = low && !unguarded && !settled &&
-                         m.old_used >= LiveSetFallCommittedFraction * m.committed;
   if (low && (unguarded || settled)) {
     const double slow_a = unguarded ? 0.0 : _slow_gc.coefficient();
     double h = flexheap_goal_headroom(slow_a > m.a ? slow_a : m.a, m.goal, m.mut_cores);

@@ -178,6 +178,8 @@ class FlexHeapController {
   static const double EarlyGCSurvivalFraction;      // an allocation GC that kept this share of the
   static const double EarlyGCGrowth;                //   allocation leaves this x the allocation free
   static const double MarkingRequestSeconds;        // at most one concurrent-cycle request per this long
+  static const double AllocationFallFraction;       // an interval allocating below this x the previous
+                                                    //   one's rate may have ended a phase
   static const double MaxCacheReserve;              // the largest cache_reserve
 
   // Whether reading read_bytes from storage, of which refault_bytes were
@@ -217,6 +219,7 @@ class FlexHeapController {
     double headroom;   // bytes of headroom after the pause and its resize
     double cache;      // page cache at the pause
     double old_used;   // used_after less eden at the pause (bytes)
+    double alloc_rate; // bytes allocated per mutator second before the last allocation pause
   };
   // The GC goal's guards against shrinking into a size that proved too small.
   struct GoalGuard {

@@ -77,6 +77,7 @@ G1FlexHeap::G1FlexHeap(G1CollectedHeap* g1h, G1HeapSizingPolicy* g1_sizing, cons
   _last_stall_ns(iostall->total_stall_ns()),
   _used_at_pause_start(0),
   _own_marking(false),
+  _marking_requested(false),
   _expansion_ceiling(0) {}
 
 G1FlexHeap* G1FlexHeap::create(G1CollectedHeap* g1h, G1HeapSizingPolicy* g1_sizing) {
@@ -431,10 +432,14 @@ void G1FlexHeap::request_marking(PauseKind kind, const FlexHeapDecision& d, cons
   if (kind == Young && state->in_concurrent_start_gc()) {
     _own_marking = _g1h->gc_cause() == GCCause::_g1_flexheap_proactive_collection;
   }
-  if (d.start_marking && kind == Young && !state->in_concurrent_start_gc() &&
-      !state->mark_or_rebuild_in_progress() && !state->initiate_conc_mark_if_possible()) {
+  // Our request stands until a concurrent-start pause takes it, or G1 drops
+  // it (a full GC decides anew).
+  Atomic::store(&_marking_requested, marking_requested() && state->initiate_conc_mark_if_possible());
+  if (d.start_marking && kind == Young && !state->in_concurrent_start_gc() && !state->mark_or_rebuild_in_progress()) {
+    // Also when G1 asked first (its occupancy threshold): ours to start sooner.
     state->set_initiate_conc_mark_if_possible(true);
-    log_debug(gc, flexheap)("GC(%u) requesting a concurrent cycle: target %zuM below the least heap over used %zuM",
+    Atomic::store(&_marking_requested, true);
+    log_debug(gc, flexheap)("GC(%u) requesting a concurrent cycle: target %zuM, used %zuM",
                             GCId::current_or_undefined(), d.target / M, s.used_after / M);
   }
 }

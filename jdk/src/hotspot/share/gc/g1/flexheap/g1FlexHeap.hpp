@@ -58,6 +58,7 @@ class G1FlexHeap : public CHeapObj<mtGC> {
   size_t _used_at_pause_start;
   bool _own_marking;            // the last concurrent cycle began at our proactive pause
   volatile size_t _expansion_ceiling; // the last decision's memory ceiling (0: none)
+  volatile bool _marking_requested;   // a decision asked for a concurrent cycle that has not started
 
   G1FlexHeap(G1CollectedHeap* g1h, G1HeapSizingPolicy* g1_sizing, const FlexHeapConfig& cfg,
              FlexHeapIOStall* iostall);
@@ -119,6 +120,12 @@ class G1FlexHeap : public CHeapObj<mtGC> {
   bool ends_mixed_phase() const;
 
   FlexHeapIOStall* iostall() const { return _iostall; }
+
+  // Whether a decision asked for a concurrent cycle that no pause has
+  // started yet: G1 starts it at the next young pause, which a large eden
+  // and a low allocation rate can put seconds away; the proactive task
+  // starts it sooner (G1FlexHeapProactiveGCTask).
+  bool marking_requested() const { return Atomic::load(&_marking_requested); }
 
   // The memory ceiling a humongous allocation outside a pause may not pass
   // (may_expand_for_humongous()): set by each decision, and at once by a

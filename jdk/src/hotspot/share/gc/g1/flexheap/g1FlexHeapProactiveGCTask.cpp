@@ -22,6 +22,7 @@
 
 #include "gc/g1/flexheap/flexHeapController.hpp"
 #include "gc/g1/flexheap/flexHeapIOStall.hpp"
+#include "gc/g1/flexheap/g1FlexHeap.hpp"
 #include "gc/g1/flexheap/g1FlexHeapProactiveGCTask.hpp"
 #include "gc/g1/flexheap/g1FlexHeapSignals.hpp"
 #include "gc/g1/g1CollectedHeap.inline.hpp"
@@ -68,7 +69,7 @@ bool G1FlexHeapProactiveGCTask::blind_stalled(char* what, size_t len) {
   return FlexHeapController::rereads_evicted_cache(d_read, d_refault);
 }
 
-void G1FlexHeapProactiveGCTask::request_gc(double rate, double avg, const char* why) {
+void G1FlexHeapProactiveGCTask::request_gc() {
   G1CollectedHeap* g1h = G1CollectedHeap::heap();
   G1GCCounters counters;
   {
@@ -77,11 +78,22 @@ void G1FlexHeapProactiveGCTask::request_gc(double rate, double avg, const char* 
     SuspendibleThreadSetJoiner sts;
     counters = G1GCCounters(g1h);
   }
-  log_info(gc, flexheap)("proactive GC: allocation %.1fMB/s below half of recent %.1fMB/s for %u intervals, %s",
-                         rate / M, avg / M, _streak, why);
   if (!g1h->try_collect(GCCause::_g1_flexheap_proactive_collection, counters)) {
     log_debug(gc, flexheap)("proactive GC request denied (a GC ran meanwhile)");
   }
+}
+
+// Why no proactive pause now, or null: a cycle's Remark or a GC within the
+// last check interval is already a decision point.
+static const char* no_pause_needed(double interval_s) {
+  G1CollectedHeap* g1h = G1CollectedHeap::heap();
+  if (g1h->concurrent_mark()->cm_thread()->in_progress()) {
+    return "a concurrent cycle is in progress";
+  }
+  if ((double)g1h->time_since_last_collection().seconds() < interval_s) {
+    return "a GC ran in the last interval";
+  }
+  return nullptr;
 }
 
 void G1FlexHeapProactiveGCTask::execute() {
@@ -123,17 +135,18 @@ void G1FlexHeapProactiveGCTask::execute() {
     }
     log_debug(gc, flexheap)("proactive check: rate=%.1fMB/s avg=%.1fMB/s low=%d stalled=%d (%s) streak=%u",
                             rate / M, avg / M, low, stalled, why, _streak);
-    if (_streak >= FlexHeapProactiveLowIntervals) {
-      G1CollectedHeap* g1h = G1CollectedHeap::heap();
-      if (g1h->concurrent_mark()->cm_thread()->in_progress()) {
-        // Its Remark pause is the next decision point.
-        log_debug(gc, flexheap)("proactive GC skipped: a concurrent cycle is in progress");
-      } else if ((double)g1h->time_since_last_collection().seconds() < dt) {
-        // A GC ran in this interval: FlexHeap already had its decision point.
-        log_debug(gc, flexheap)("proactive GC skipped: a GC ran %.3fs ago",
-                                g1h->time_since_last_collection().seconds());
+    const bool marking = G1CollectedHeap::heap()->flex_heap()->marking_requested();
+    if (_streak >= FlexHeapProactiveLowIntervals || marking) {
+      const char* skip = no_pause_needed(dt);
+      if (skip != nullptr) {
+        log_debug(gc, flexheap)("proactive GC skipped: %s", skip);
+      } else if (marking) {
+        log_info(gc, flexheap)("proactive GC: starting the concurrent cycle the last decision asked for");
+        request_gc();
       } else {
-        request_gc(rate, avg, why);
+        log_info(gc, flexheap)("proactive GC: allocation %.1fMB/s below half of recent %.1fMB/s for %u intervals, %s",
+                               rate / M, avg / M, _streak, why);
+        request_gc();
       }
       _streak = 0;
     }

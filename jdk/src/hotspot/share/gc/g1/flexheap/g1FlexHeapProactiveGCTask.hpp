@@ -40,8 +40,10 @@ class G1FlexHeapSignals;
 // lets Remark free the old regions an idle phase leaves behind. Without a
 // stall source an interval counts as stalled when the reads it made from
 // storage re-read the page cache's recent evictions (the controller's blind
-// rule): the one sign of an I/O phase that needs no privilege. With
-// FlexHeapProactiveGCInterval=0 it only polls the flag once a second.
+// rule): the one sign of an I/O phase that needs no privilege. It also
+// starts at once a concurrent cycle a decision asked for (G1 would wait for
+// the next young pause). With FlexHeapProactiveGCInterval=0 it only polls
+// the flag once a second.
 class G1FlexHeapProactiveGCTask : public G1ServiceTask {
   static const uint HighStallFactor = 4;
   FlexHeapIOStall* const _iostall;
@@ -59,7 +61,7 @@ class G1FlexHeapProactiveGCTask : public G1ServiceTask {
   // Without a stall source: whether this interval re-read evicted cache
   // (sets *what for the log).
   bool blind_stalled(char* what, size_t len);
-  void request_gc(double rate, double avg, const char* why);
+  void request_gc();
 
  public:
   G1FlexHeapProactiveGCTask(FlexHeapIOStall* iostall, const G1FlexHeapSignals* signals);
