@@ -732,12 +732,25 @@ TEST(FlexHeapBalanceController, AnAllocationFallAfterACostlyPastAsksForAMarking)
   FlexHeapDecision d = j.step(c, 2.5);
   EXPECT_TRUE(d.start_marking);
   EXPECT_EQ(FlexHeapAction::None, d.action) << d.reason;
+  // Its Remark (the old data still live) asks once more: a dead old object
+  // may have kept young data alive through the concurrent start. A second
+  // Remark does not.
+  for (int i = 0; i < 2; i++) {
+    FlexHeapSample r = j.interval(0.02);
+    r.allocation_pause = false;
+    r.remark = true;
+    EXPECT_EQ(i == 0, j.decide_and_apply(c, r).start_marking) << "Remark " << i;
+  }
   // A requested pause after a long interval says nothing about allocation.
   FlexHeapController c2(balance_config());
   SyntheticJvm k = gc_only_jvm(0.035);
   hold_steady(k, c2, 40.0);
   k.allocation = false;
   EXPECT_FALSE(k.step(c2, 2.5).start_marking);
+  // Nor does a Remark that no GC-goal request came before.
+  FlexHeapSample r = k.interval(0.02);
+  r.remark = true;
+  EXPECT_FALSE(k.decide_and_apply(c2, r).start_marking);
   // Little old data (10 MiB of 210): nothing a marking could return.
   FlexHeapController c3(balance_config());
   SyntheticJvm l = gc_only_jvm(0.035);

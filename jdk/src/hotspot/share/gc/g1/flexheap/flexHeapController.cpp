@@ -181,6 +181,7 @@ FlexHeapController::FlexHeapController(const FlexHeapConfig& cfg) :
   _last(),
   _guard(),
   _since_marking(MarkingRequestSeconds),
+  _recheck_marking(false),
   _rent_free_growth(-1.0),
   _has_applied(false),
   // Start in WaitGrow with no grow recorded, so growUsed holds: as if the
@@ -575,10 +576,21 @@ FlexHeapController::Bounds FlexHeapController::bound(const FlexHeapSample& s, co
     rent(s, m, b, d);
   }
   _since_marking = d.phase_shift ? MarkingRequestSeconds : _since_marking + m.wall;
-  const bool marking_wanted = b.target < b.lowest - dead_band(s) || (rule == RuleGCGoal && _guard.marking_tells);
-  if (marking_wanted && _since_marking >= MarkingRequestSeconds) {
+  const bool marking_tells = rule == RuleGCGoal && _guard.marking_tells;
+  const bool marking_wanted = b.target < b.lowest - dead_band(s) || marking_tells;
+  // The first Remark after such a request may have found part of the old
+  // data live that is not: a dead old object that pointed into the young
+  // generation kept what it pointed to alive through the concurrent start
+  // (G1's nepotism). Its cycle scrubs the dead objects, so one more marking,
+  // started after this cycle, tells.
+  const bool recheck = s.remark && _recheck_marking && rule == RuleGCGoal;
+  if (s.remark) {
+    _recheck_marking = false;
+  }
+  if ((marking_wanted && _since_marking >= MarkingRequestSeconds) || recheck) {
     d.start_marking = true;
     _since_marking = 0.0;
+    _recheck_marking = !s.remark && marking_tells;
   }
   if (b.early_floor && b.target < b.least) {
     b.rule = RuleEarlyGC;

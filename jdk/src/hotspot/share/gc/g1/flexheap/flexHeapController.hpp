@@ -92,6 +92,7 @@ struct FlexHeapSample {         // one interval: end of STW i-1 .. end of STW i
   bool     allocation_pause;    // a young pause that allocation triggered (not System.gc(), a tool, WhiteBox,
                                 // a periodic or proactive check, Remark or a full GC): only its costs say the
                                 // heap is too small, so balance grows only here (as stock G1 does)
+  bool     remark;              // the pause is a Remark
   bool     requested_pause;     // a pause a timer, a tool or the application asked for (periodic, proactive,
                                 // System.gc(), jcmd, JVMTI, WhiteBox): no headroom would have avoided it, so
                                 // its own cost stays out of the balance window (the interval's concurrent
@@ -239,6 +240,7 @@ class FlexHeapController {
   LastPause             _last;
   GoalGuard             _guard;
   double                _since_marking;      // wall time since the last start_marking
+  bool                  _recheck_marking;    // the GC goal asked for a marking: its Remark may ask again
   double                _rent_free_growth;   // growth the rent does not charge at the last decision
                                              // (bytes; < 0: no memory limit known)
   bool                  _has_applied;        // a step was applied; _state says its direction

@@ -330,6 +330,7 @@ FlexHeapSample G1FlexHeap::sample(PauseKind kind, jlong start_ns, uint64_t* stal
   s.soft_max_heap = G1FlexHeapSignals::soft_max_heap();
   s.allocation_pause = kind == Young && is_allocation_cause(_g1h->gc_cause());
   s.requested_pause = kind != Remark && is_requested_cause(_g1h->gc_cause());
+  s.remark = kind == Remark;
   assert(s.t_stw >= 0.0 && s.t_mut >= 0.0, "interval times are not negative");
   assert(s.committed >= MinHeapSize && s.committed <= MaxHeapSize,
          "committed %zu outside [%zu, %zu]", s.committed, MinHeapSize, MaxHeapSize);
@@ -432,16 +433,24 @@ void G1FlexHeap::request_marking(PauseKind kind, const FlexHeapDecision& d, cons
   if (kind == Young && state->in_concurrent_start_gc()) {
     _own_marking = _g1h->gc_cause() == GCCause::_g1_flexheap_proactive_collection;
   }
-  // Our request stands until a concurrent-start pause takes it, or G1 drops
-  // it (a full GC decides anew).
-  Atomic::store(&_marking_requested, marking_requested() && state->initiate_conc_mark_if_possible());
+  // Our request stands until a concurrent-start pause takes it; a full GC
+  // drops it (G1 decides anew there).
+  bool requested = marking_requested() && kind != Full && !state->in_concurrent_start_gc();
   if (d.start_marking && kind == Young && !state->in_concurrent_start_gc() && !state->mark_or_rebuild_in_progress()) {
     // Also when G1 asked first (its occupancy threshold): ours to start sooner.
     state->set_initiate_conc_mark_if_possible(true);
-    Atomic::store(&_marking_requested, true);
+    requested = true;
+  } else if (d.start_marking && kind == Remark) {
+    // The proactive task starts it once this cycle is over; the candidates
+    // of a marking asked to be redone are not current (ends_mixed_phase()).
+    requested = true;
+    _own_marking = false;
+  }
+  if (requested && !marking_requested()) {
     log_debug(gc, flexheap)("GC(%u) requesting a concurrent cycle: target %zuM, used %zuM",
                             GCId::current_or_undefined(), d.target / M, s.used_after / M);
   }
+  Atomic::store(&_marking_requested, requested);
 }
 
 void G1FlexHeap::resize_at_pause_end(PauseKind kind, size_t allocation_word_size) {
