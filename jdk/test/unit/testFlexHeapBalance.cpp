@@ -731,6 +731,7 @@ TEST(FlexHeapBalanceController, AnAllocationFallAfterACostlyPastAsksForAMarking)
   }
   FlexHeapDecision d = j.step(c, 2.5);
   EXPECT_TRUE(d.start_marking);
+  EXPECT_TRUE(d.mark_soon);
   EXPECT_EQ(FlexHeapAction::None, d.action) << d.reason;
   // Its Remark (the old data still live) asks once more: a dead old object
   // may have kept young data alive through the concurrent start. A second
@@ -1367,6 +1368,7 @@ TEST(FlexHeapBalanceController, TargetBelowTheUsedFloorAsksForMarking) {
   EXPECT_STREQ("balance,shrink", d.reason);
   EXPECT_EQ(50 * MiB, d.bytes);
   EXPECT_TRUE(d.start_marking);
+  EXPECT_FALSE(d.mark_soon);   // an I/O phase: G1's next young pause starts it
   for (int i = 0; i < 4; i++) {
     EXPECT_FALSE(j.step(c).start_marking) << i;   // 4 s later: still not
   }

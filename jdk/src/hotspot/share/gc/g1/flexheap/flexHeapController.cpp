@@ -412,8 +412,8 @@ FlexHeapController::Measure FlexHeapController::measure(const FlexHeapSample& s,
   }
   // Most of the old data gone since the previous pause: a Remark or a full
   // GC found the load's peak over, and the GC cost of that peak says nothing
-  // about the next phase: neither the window nor the slow horizon keeps it.
-  // Eden is left out on both sides, and a pause with no mutator time since
+  // about the next phase: the slow horizon forgets it, and so does the window
+  // where I/O costs nothing (below). Eden is left out on both sides, and a pause with no mutator time since
   // the last is no new phase.
   d.live_set_fell = s.t_mut > 0.0 && old_used < LiveSetFallFraction * _last.old_used &&
                     _last.old_used - old_used >= LiveSetFallCommittedFraction * m.committed;
@@ -428,9 +428,6 @@ FlexHeapController::Measure FlexHeapController::measure(const FlexHeapSample& s,
   const double refault_bytes = s.cache_signals ? s.refault_bytes : -1.0;
   d.phase_shift = _window.add(m.wall, window_gc, d.c_io, _last.headroom, _last.cache, read_bytes, refault_bytes);
   _slow_gc.add(m.wall, window_gc, _last.headroom);
-  if (d.live_set_fell) {
-    _window.forget_gc();   // this interval's too: the marking that found the peak dead
-  }
   _guard.since_step += m.wall;
   _guard.too_small_age += m.wall;
   if (d.phase_shift || d.live_set_fell || _guard.too_small_age > TooSmallMemorySeconds) {
@@ -446,16 +443,21 @@ FlexHeapController::Measure FlexHeapController::measure(const FlexHeapSample& s,
   learn_rent(s, m, d, window_gc, read_bytes, refault_bytes);
 
   d.refault_fraction = FlexHeapBalanceWindow::recoverable(_window.refault_fraction(1.0), RefaultSaturation);
-  d.gc_rate = _window.gc_rate();
   d.io_rate = s.io_available ? _window.io_rate() : 0.0;
-  m.a = _window.gc_coefficient();
-  m.b = s.io_available ? _window.io_coefficient() * d.refault_fraction : 0.0;
-  m.gc_share = d.gc_rate / m.mut_cores;
-  m.recoverable_share = d.io_rate * d.refault_fraction / m.mut_cores;
   m.io_bound = d.io_rate / m.mut_cores >= SignificantIOFractionOfGoal * m.goal;
   m.window_read = _window.read_bytes();
   m.blind_rereading = !s.io_available && s.cache_signals &&
                       rereads_evicted_cache(m.window_read, m.window_read * _window.refault_fraction(0.0));
+  // Where I/O costs nothing, the GC cost of a peak found dead (and of the
+  // marking that found it, this interval's) says nothing about the data left.
+  if (d.live_set_fell && !m.io_bound && !m.blind_rereading) {
+    _window.forget_gc();
+  }
+  d.gc_rate = _window.gc_rate();
+  m.a = _window.gc_coefficient();
+  m.b = s.io_available ? _window.io_coefficient() * d.refault_fraction : 0.0;
+  m.gc_share = d.gc_rate / m.mut_cores;
+  m.recoverable_share = d.io_rate * d.refault_fraction / m.mut_cores;
   return m;
 }
 
@@ -589,6 +591,7 @@ FlexHeapController::Bounds FlexHeapController::bound(const FlexHeapSample& s, co
   }
   if ((marking_wanted && _since_marking >= MarkingRequestSeconds) || recheck) {
     d.start_marking = true;
+    d.mark_soon = marking_tells || recheck;
     _since_marking = 0.0;
     _recheck_marking = !s.remark && marking_tells;
   }

@@ -137,6 +137,9 @@ struct FlexHeapDecision {
                                                      // full GC as far as stock G1 would
   bool stock_sizing;                                 // paper policy, no I/O cost in the whole window: G1 sizes
                                                      // this pause as stock G1 does (reason "noIO,stock")
+  bool mark_soon;                                    // start_marking for the GC goal (no I/O cost): whether a
+                                                     // past peak's old data died; the glue starts it without
+                                                     // waiting for G1's next young pause
   bool start_marking;                                // the target is below the least heap the heap's used part
                                                      // allows: only a concurrent cycle's Remark can return the
                                                      // old regions a young GC left (the glue requests one)

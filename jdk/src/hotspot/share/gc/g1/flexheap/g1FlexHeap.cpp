@@ -425,30 +425,33 @@ G1FlexHeap::Step G1FlexHeap::apply(PauseKind kind, const FlexHeapDecision& d, co
 // for its end, one mixed pause per proactive interval; our proactive pause
 // drops the phase's candidates instead, once (see ends_mixed_phase()), as a
 // user-requested concurrent cycle does (G1Policy::decide_on_concurrent_start_pause).
-// Not from a concurrent start pause: it is starting that cycle, and G1Policy
-// asserts the request was consumed by its end.
+// A GC-goal request, whether a past peak's old data died, does not wait for
+// G1's next young pause: the proactive task starts it, and its Remark may ask
+// for one more cycle (docs/controller.md, rule 13). Not from a concurrent
+// start pause: it is starting that cycle, and G1Policy asserts the request
+// was consumed by its end.
 void G1FlexHeap::request_marking(PauseKind kind, const FlexHeapDecision& d, const FlexHeapSample& s) {
   G1CollectorState* const state = _g1h->collector_state();
   // Who started the cycle whose candidates a later mixed phase holds (ends_mixed_phase()).
   if (kind == Young && state->in_concurrent_start_gc()) {
     _own_marking = _g1h->gc_cause() == GCCause::_g1_flexheap_proactive_collection;
   }
-  // Our request stands until a concurrent-start pause takes it; a full GC
-  // drops it (G1 decides anew there).
+  // A GC-goal request (FlexHeapDecision::mark_soon) stands until a
+  // concurrent-start pause takes it; a full GC drops it (G1 decides anew).
   bool requested = marking_requested() && kind != Full && !state->in_concurrent_start_gc();
   if (d.start_marking && kind == Young && !state->in_concurrent_start_gc() && !state->mark_or_rebuild_in_progress()) {
-    // Also when G1 asked first (its occupancy threshold): ours to start sooner.
-    state->set_initiate_conc_mark_if_possible(true);
-    requested = true;
-  } else if (d.start_marking && kind == Remark) {
+    if (!state->initiate_conc_mark_if_possible()) {
+      state->set_initiate_conc_mark_if_possible(true);
+      log_debug(gc, flexheap)("GC(%u) requesting a concurrent cycle: target %zuM, used %zuM",
+                              GCId::current_or_undefined(), d.target / M, s.used_after / M);
+    }
+    requested = requested || d.mark_soon;   // also when G1 asked first
+  } else if (d.mark_soon && kind == Remark) {
     // The proactive task starts it once this cycle is over; the candidates
     // of a marking asked to be redone are not current (ends_mixed_phase()).
     requested = true;
     _own_marking = false;
-  }
-  if (requested && !marking_requested()) {
-    log_debug(gc, flexheap)("GC(%u) requesting a concurrent cycle: target %zuM, used %zuM",
-                            GCId::current_or_undefined(), d.target / M, s.used_after / M);
+    log_debug(gc, flexheap)("GC(%u) requesting another concurrent cycle after this one", GCId::current_or_undefined());
   }
   Atomic::store(&_marking_requested, requested);
 }
