@@ -251,6 +251,36 @@ def new_summary(cfg: RunConfig, **fields: Any) -> dict[str, Any]:
     }
 
 
+def refuser(summary: dict[str, Any], rd: Path) -> Callable[[list[str]], None]:
+    """What ends a run whose budget or device is not enforced and that is not --unbudgeted: its
+    summary.json says why, and NotEnforced stops the comparison before it measures anything wrong."""
+    def refuse(problems: list[str]) -> None:
+        summary["error"] = refusal_message(problems)
+        _write_json(rd / "summary.json", summary)
+        raise NotEnforced(summary["error"])
+    return refuse
+
+
+def missing_flexheap(cfg: RunConfig) -> str | None:
+    """Why cfg's policy cannot run on cfg's JDK, or None."""
+    if cfg.policy.needs_flexheap and not cfg.jdk.is_flexheap_build:
+        return f"policy {cfg.policy.name} needs the FlexHeap JDK; {cfg.jdk.home} lacks -XX:+UseFlexHeap"
+    return None
+
+
+def check_enforced(cfg: RunConfig, support: CgroupSupport | None, warnings: list[str],
+                   refuse: Callable[[list[str]], None]) -> tuple[CgroupSupport, str | None, list[str]]:
+    """The cgroup support, the data's block device and what of the budget and device profile is
+    not enforced here; refuses the run when something is and it is not --unbudgeted."""
+    support = support or detect(cfg.cgroup_parent)
+    warnings += support.problems
+    device = data_block_device(cfg.data_dir, warnings)
+    not_enforced = enforcement_problems(support, cfg.budget, cfg.device, device, cfg.data_dir)
+    if not_enforced and not cfg.unbudgeted:
+        refuse(not_enforced)
+    return support, device, not_enforced
+
+
 def run_once(cfg: RunConfig, log: Callable[[str], None] = say, support: CgroupSupport | None = None) -> dict[str, Any]:
     """Runs one JVM under cfg and returns (and writes) its summary. Never raises for a failed
     JVM; KeyboardInterrupt propagates after cleanup."""
@@ -275,13 +305,7 @@ def _run_once(cfg: RunConfig, log: Callable[[str], None], support: CgroupSupport
     rd.mkdir(parents=True, exist_ok=True)
     warnings: list[str] = []
     summary = new_summary(cfg)
-    not_enforced: list[str] = []
-
-    def refuse(problems: list[str]) -> None:
-        """Not enforced and not --unbudgeted: stop before measuring anything wrong."""
-        summary["error"] = refusal_message(problems)
-        _write_json(rd / "summary.json", summary)
-        raise NotEnforced(summary["error"])
+    refuse = refuser(summary, rd)
 
     def fail(msg: str) -> dict[str, Any]:
         summary["error"] = msg
@@ -289,20 +313,16 @@ def _run_once(cfg: RunConfig, log: Callable[[str], None], support: CgroupSupport
         _write_json(rd / "summary.json", summary)
         return summary
 
-    if cfg.policy.needs_flexheap and not cfg.jdk.is_flexheap_build:
-        return fail(f"policy {cfg.policy.name} needs the FlexHeap JDK; {cfg.jdk.home} lacks -XX:+UseFlexHeap")
+    missing = missing_flexheap(cfg)
+    if missing:
+        return fail(missing)
     try:
         argv, expect = jvm_command(cfg, rd, cfg.program)
         summary["max_heap"] = max_heap_bytes(cfg.policy, cfg.budget)
     except ValueError as e:
         return fail(str(e))
 
-    support = support or detect(cfg.cgroup_parent)
-    warnings += support.problems
-    device = data_block_device(cfg.data_dir, warnings)
-    not_enforced += enforcement_problems(support, cfg.budget, cfg.device, device, cfg.data_dir)
-    if not_enforced and not cfg.unbudgeted:
-        refuse(not_enforced)
+    support, device, not_enforced = check_enforced(cfg, support, warnings, refuse)
 
     config = {
         "label": summary["label"],

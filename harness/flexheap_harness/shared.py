@@ -45,11 +45,10 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from . import runconfig
-from .cgroups import CgroupSupport, detect
-from .integrity import NotEnforced, enforcement_problems, refusal_message
+from .cgroups import CgroupSupport
 from .policies import max_heap_bytes
-from .runner import (RunConfig, _summarize, _write_json, close_summary, data_block_device, jvm_command,
-                     leave_run_cgroup, new_summary, start_clean)
+from .runner import (RunConfig, _summarize, _write_json, check_enforced, close_summary, jvm_command,
+                     leave_run_cgroup, missing_flexheap, new_summary, refuser, start_clean)
 from .sampling import Sampler
 from .thrash import thrashing
 
@@ -120,13 +119,10 @@ def run_shared(cfg: RunConfig, partner: list[str], log: Callable[[str], None],
     summary = new_summary(cfg, partner=list(partner))
     members = [Member("a", list(cfg.program), rd / "a"), Member("b", list(partner), rd / "b")]
 
-    def refuse(problems: list[str]) -> None:
-        summary["error"] = refusal_message(problems)
-        _write_json(rd / "summary.json", summary)
-        raise NotEnforced(summary["error"])
-
-    if cfg.policy.needs_flexheap and not cfg.jdk.is_flexheap_build:
-        summary["error"] = f"policy {cfg.policy.name} needs the FlexHeap JDK; {cfg.jdk.home} lacks -XX:+UseFlexHeap"
+    refuse = refuser(summary, rd)
+    missing = missing_flexheap(cfg)
+    if missing:
+        summary["error"] = missing
         _write_json(rd / "summary.json", summary)
         return summary
     for m in members:
@@ -134,12 +130,8 @@ def run_shared(cfg: RunConfig, partner: list[str], log: Callable[[str], None],
         m.argv, m.expect = jvm_command(cfg, m.run_dir, m.program)
     summary["max_heap"] = max_heap_bytes(cfg.policy, cfg.budget)
 
-    support = support or detect(cfg.cgroup_parent)
-    warnings = list(support.problems)
-    device = data_block_device(cfg.data_dir, warnings)
-    not_enforced = enforcement_problems(support, cfg.budget, cfg.device, device, cfg.data_dir)
-    if not_enforced and not cfg.unbudgeted:
-        refuse(not_enforced)
+    warnings: list[str] = []
+    support, device, not_enforced = check_enforced(cfg, support, warnings, refuse)
     cgroup = start_clean(cfg, support, device, not_enforced, refuse, summary, warnings)
     _write_json(rd / "config.json", {
         "label": summary["label"], "policy": cfg.policy.name, "budget": cfg.budget, "device": cfg.device.name,
