@@ -36,7 +36,7 @@ from pathlib import Path
 from statistics import median
 from typing import Any, Sequence
 
-from .stats import family_verdicts, paired_p, paired_ratio_ci
+from .stats import band_text, family_verdicts, paired_p, paired_ratio_ci
 
 DEFAULT_PREFIX = "search-"
 
@@ -114,7 +114,7 @@ def markdown(cv: dict[str, Any]) -> str:
     return ("\n".join(lines) + f"\n\n{cv['prefix']}* throughput [q/s]: per run the geometric mean over those "
             f"phases, median over the ok runs; x = geometric mean of the per-repetition ratios to "
             f"{cv['baseline']} with the 95% Student-t CI; a difference is called only where Holm's correction "
-            "over the table's cells rejects it (family-wise false-call rate 5%).\n")
+            f"over the table's cells rejects it (family-wise level 5%) and {band_text()}.\n")
 
 
 def plot(cv: dict[str, Any], out: Path, title: str | None = None) -> Path:

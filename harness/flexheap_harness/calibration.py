@@ -31,8 +31,10 @@ false call. This measures how often
 
   - the rule before (a 95% interval that excludes 1) calls a cell, an A/A column (every metric of a
     pair, as one table) and a table of the summary's size (its cells drawn from the A/A cells);
-  - the rule the tables use now (Holm's correction over a table's cells: stats.family_verdicts)
-    does, on the same cells and the same drawn tables.
+  - Holm's correction over a table's cells alone does, on the same cells and the same drawn tables;
+  - the rule the tables use now (Holm, and a ratio outside the band of total-time ratios identical
+    runs showed: stats.family_verdicts with stats.NOISE_BAND) does, each cell judged by the band of
+    the other comparisons' A/A cells, so that no cell sets the band it is judged by.
 
     ./flexheap harness calibrate [--manifest M] [--tables N]
 """
@@ -40,6 +42,7 @@ false call. This measures how often
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from collections import Counter
 from dataclasses import dataclass
@@ -73,6 +76,7 @@ class AACell:
     ci: tuple[float, float]
     p: float | None
     method: str  # stats.PAIRED_T or stats.BOOTSTRAP
+    band: tuple[float, float] | None = None  # the noise band of the other comparisons (calibrate)
 
     @property
     def called_before(self) -> bool:
@@ -84,9 +88,52 @@ class AACell:
         return self.ratio, self.ci, self.p
 
 
+CALLED = ("higher", "lower")
+
+
+def called_by_holm(cells: Sequence[AACell]) -> list[bool]:
+    """Holm's calls over one family of A/A cells, without the noise band."""
+    return [v in CALLED for v in stats.family_verdicts([c.triple for c in cells], band=None)]
+
+
+def called_now(cells: Sequence[AACell]) -> list[bool]:
+    """The rule now over one family of A/A cells: Holm's call and a ratio outside the cell's band."""
+    return [h and not (c.band and c.band[0] <= c.ratio <= c.band[1]) for c, h in zip(cells, called_by_holm(cells))]
+
+
+def spread(ratios: Sequence[float]) -> tuple[float, float]:
+    """The 2.5th and 97.5th percentiles of ratios (the noise band they give); (1, 1) for none."""
+    if not len(ratios):
+        return 1.0, 1.0
+    return float(np.percentile(ratios, 2.5)), float(np.percentile(ratios, 97.5))
+
+
+def noise_band(ratios: Sequence[float]) -> tuple[float, float]:
+    """The band of stats.NOISE_BAND from A/A ratios: their spread's end farther from 1, both ways."""
+    lo, hi = spread(ratios)
+    far = max(abs(np.log(lo)), abs(np.log(hi)))
+    return float(np.exp(-far)), float(np.exp(far))
+
+
+def with_bands(cells: Sequence[AACell]) -> list[AACell]:
+    """Each cell with the noise band of the total-time A/A ratios of every other comparison."""
+    total = [c for c in cells if c.metric == "total_s"]
+    bands = {d: noise_band([c.ratio for c in total if c.data != d]) for d in {c.data for c in cells}}
+    return [dataclasses.replace(c, band=bands[c.data]) for c in cells]
+
+
+def jdk_of(data: dict[str, Any], policy: str) -> str | None:
+    """The JDK a comparison's policy ran on (its provenance), None when the result does not say."""
+    for j in (data.get("provenance") or {}).get("jdks") or []:
+        if policy in (j.get("policies") or []):
+            return str(j.get("jdk"))
+    return None
+
+
 def aa_groups(data: dict[str, Any]) -> list[tuple[str, list[str]]]:
     """(reference, the other columns) for every configuration a comparison ran as two columns or more:
-    flexheap with the flexheap-paper columns that ran it, and POLICY with POLICY@LABEL."""
+    flexheap with the flexheap-paper columns that ran it, and POLICY with POLICY@LABEL where the label
+    ran the reference's own JDK (flexheap@old, on the previous default's JDK, is no copy)."""
     misnamed = relabel.misnamed(data)
     by: dict[str, list[str]] = {}
     for p in data.get("policies") or []:
@@ -94,9 +141,10 @@ def aa_groups(data: dict[str, Any]) -> list[tuple[str, list[str]]]:
         by.setdefault(key, []).append(p)
     out = []
     for key, cols in by.items():
-        if len(cols) >= 2:
-            ref = key if key in cols else cols[0]
-            out.append((ref, [c for c in cols if c != ref]))
+        ref = key if key in cols else cols[0]
+        same = [c for c in cols if c != ref and (c in misnamed or jdk_of(data, c) == jdk_of(data, ref) is not None)]
+        if same:
+            out.append((ref, same))
     return out
 
 
@@ -172,22 +220,24 @@ class Tables:
     pool: int
     drawn: int
     before: Rate  # tables with a call by the rule before
-    after: Rate  # tables with a call by Holm
-    cells_after: Rate  # cells Holm calls, over every drawn table's cells
+    holm: Rate  # tables with a call by Holm alone
+    now: Rate  # tables with a call by the rule now
+    cells_now: Rate  # cells the rule now calls, over every drawn table's cells
 
 
 def draw_tables(pool: Sequence[AACell], m: int, tables: int, rng: np.random.Generator) -> Tables:
     """tables tables of m cells each from pool, without replacement where the pool has m cells or more."""
-    before = after = called_cells = 0
+    before = holm = now = called_cells = 0
     n = tables if pool and m > 0 else 0
     for _ in range(n):
         idx = rng.choice(len(pool), size=m, replace=len(pool) < m)
         drawn = [pool[i] for i in idx]
         before += any(c.called_before for c in drawn)
-        called = sum(v in ("higher", "lower") for v in stats.family_verdicts([c.triple for c in drawn]))
-        after += called > 0
+        holm += any(called_by_holm(drawn))
+        called = sum(called_now(drawn))
+        now += called > 0
         called_cells += called
-    return Tables(m, len(pool), n, Rate(before, n), Rate(after, n), Rate(called_cells, n * m))
+    return Tables(m, len(pool), n, Rate(before, n), Rate(holm, n), Rate(now, n), Rate(called_cells, n * m))
 
 
 @dataclass(frozen=True)
@@ -200,8 +250,10 @@ class Calibration:
     cell_before: Rate
     cell_total_before: Rate  # total time only: the summary's metric
     column_before: Rate  # A/A columns (all their metrics: one table) with any call
-    column_after: Rate
-    column_cells_after: Rate  # cells called within their A/A column's Holm family
+    column_holm: Rate
+    column_now: Rate
+    column_cells_holm: Rate  # cells called within their A/A column's family
+    column_cells_now: Rate
     summary_tables: Tables  # of the summary's size, from the total-time cells (its one metric)
     mixed_tables: Tables  # of the summary's size, from every A/A cell (any metric)
     table_before_independent: float  # 1 - (1 - total-time cell rate)^m
@@ -212,30 +264,29 @@ def calibrate(cells: Sequence[AACell], table_cells: int, tables: int = TABLES, s
     """Both rules' false calls on the A/A cells: per cell, per A/A column (every metric of one pair, one
     family) and per table of table_cells cells drawn from the total-time cells (the summary's) and
     from every cell."""
-    cells = list(cells)
+    cells = with_bands(cells)
     columns: dict[tuple[str, str], list[AACell]] = {}
     for c in cells:
         columns.setdefault((c.data, c.column), []).append(c)
     reps = Counter(next((c.reps for c in cs if c.metric == "total_s"), max(c.reps for c in cs))
                    for cs in columns.values())
     col_before = sum(any(c.called_before for c in cs) for cs in columns.values())
-    col_called = [sum(v in ("higher", "lower") for v in stats.family_verdicts([c.triple for c in cs]))
-                  for cs in columns.values()]
+    col_holm = [sum(called_by_holm(cs)) for cs in columns.values()]
+    col_now = [sum(called_now(cs)) for cs in columns.values()]
     total = [c for c in cells if c.metric == "total_s"]
     rng = np.random.default_rng(seed)
     cell_total_before = Rate(sum(c.called_before for c in total), len(total))
-    ratios = np.asarray([c.ratio for c in total], dtype=float)
-    spread = (float(np.percentile(ratios, 2.5)), float(np.percentile(ratios, 97.5))) if len(ratios) else (1.0, 1.0)
     return Calibration(
         cells=cells, pairs=len(columns), comparisons=len({c.data for c in cells}),
         workloads=sorted({c.workload for c in cells}), reps=dict(sorted(reps.items())),
         cell_before=Rate(sum(c.called_before for c in cells), len(cells)), cell_total_before=cell_total_before,
-        column_before=Rate(col_before, len(columns)), column_after=Rate(sum(n > 0 for n in col_called), len(columns)),
-        column_cells_after=Rate(sum(col_called), len(cells)),
+        column_before=Rate(col_before, len(columns)), column_holm=Rate(sum(n > 0 for n in col_holm), len(columns)),
+        column_now=Rate(sum(n > 0 for n in col_now), len(columns)),
+        column_cells_holm=Rate(sum(col_holm), len(cells)), column_cells_now=Rate(sum(col_now), len(cells)),
         summary_tables=draw_tables(total, table_cells, tables, rng),
         mixed_tables=draw_tables(cells, table_cells, tables, rng),
         table_before_independent=(1.0 - (1.0 - cell_total_before.share) ** table_cells) if total else float("nan"),
-        total_spread=spread)
+        total_spread=spread([c.ratio for c in total]))
 
 
 def of_manifest(m: Manifest, tables: int = TABLES) -> Calibration:
@@ -252,8 +303,10 @@ def rates_table(cal: Calibration, fmt: str = "github") -> str:
     rows = [
         ["a 95% CI that excludes 1 (the rule before)", cal.cell_before.text(), cal.column_before.text(),
          st.before.text(), mt.before.text()],
-        [f"Holm over the table's cells, family-wise {stats.FAMILY_ALPHA:.0%} (the rule now)",
-         cal.column_cells_after.text(), cal.column_after.text(), st.after.text(), mt.after.text()],
+        [f"Holm over the table's cells, family-wise {stats.FAMILY_ALPHA:.0%}, alone",
+         cal.column_cells_holm.text(), cal.column_holm.text(), st.holm.text(), mt.holm.text()],
+        [f"Holm, and a ratio outside x{stats.NOISE_BAND[0]:.3f}-x{stats.NOISE_BAND[1]:.3f} (the rule now)",
+         cal.column_cells_now.text(), cal.column_now.text(), st.now.text(), mt.now.text()],
     ]
     return tabulate(rows, headers=["rule", "per A/A cell", "per A/A column (a pair's metrics, one table)",
                                    f"per table of {st.cells} total-time cells (the summary's size)",
@@ -281,10 +334,13 @@ def how(cal: Calibration) -> str:
             f"{' with replacement' if st.pool < st.cells else ''}; with cells called independently at the "
             f"before rule's total-time rate, {cal.cell_total_before.text()}, such a table would have a false call "
             f"with probability {100 * cal.table_before_independent:.1f}%. The last column draws the same number of "
-            f"cells from all {mt.pool} A/A cells, any metric (Holm calls {mt.cells_after.text()} of their cells). "
-            f"{_outliers(cal, mt.cells)}Per A/A column, the rule now's {cal.column_after.text()} has a 95% "
-            f"interval of {_interval(cal.column_after)}. "
-            f"A/A ratios of total time fall between x{lo:.3f} and x{hi:.3f} (2.5th to 97.5th percentile).")
+            f"cells from all {mt.pool} A/A cells, any metric (the rule now calls {mt.cells_now.text()} of their "
+            f"cells). {_outliers(cal, mt.cells)}A/A ratios of total time fall between x{lo:.3f} and x{hi:.3f} "
+            f"(2.5th to 97.5th percentile); the end farther from 1, both ways, is the band the rule now never calls "
+            f"inside (x{stats.NOISE_BAND[0]:.3f}-x{stats.NOISE_BAND[1]:.3f}: stats.NOISE_BAND), here each cell "
+            f"judged by the band of the other comparisons' A/A cells, so that no cell sets its own. Per A/A column, "
+            f"the rule now's "
+            f"{cal.column_now.text()} has a 95% interval of {_interval(cal.column_now)}.")
 
 
 def _interval(r: Rate) -> str:
@@ -307,7 +363,7 @@ def _outliers(cal: Calibration, m: int) -> str:
     return (f"Those calls come from the {len(low)} A/A cells whose p is below {100 * stats.FAMILY_ALPHA:g}%/{m}, "
             f"where valid p-values would give {expected:.1f}: {listed}. Holm's bound holds when each p is valid; "
             "there identical configurations differed by more than their own repetitions' spread makes likely, "
-            "and a rule that trusts that spread cannot tell them from a real difference. ")
+            "and a rule that trusts that spread alone cannot tell them from a real difference. ")
 
 
 def section(m: Manifest, tables: int = TABLES) -> list[str]:
@@ -335,8 +391,7 @@ def _called_now(cal: Calibration) -> dict[AACell, bool]:
         columns.setdefault((c.data, c.column), []).append(c)
     out: dict[AACell, bool] = {}
     for cs in columns.values():
-        for c, v in zip(cs, stats.family_verdicts([c.triple for c in cs])):
-            out[c] = v in ("higher", "lower")
+        out.update(zip(cs, called_now(cs)))
     return out
 
 

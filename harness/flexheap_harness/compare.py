@@ -45,7 +45,8 @@ from . import provenance
 from .integrity import UNBUDGETED
 from .runner import RunConfig, run_once, say
 from .sizes import format_size
-from .stats import FAMILY_ALPHA, NO_DIFFERENCE, aggregate, interleave, metric_info, ratio_legend, table_verdicts
+from .stats import (FAMILY_ALPHA, NO_DIFFERENCE, aggregate, band_text, interleave, metric_info, ratio_legend,
+                    table_verdicts)
 from .warmup import DEFAULT_WARMUP  # the default of run_comparison, and of the CLI's --warmup
 
 
@@ -191,7 +192,7 @@ def family_text(verdicts: dict[tuple[str, str], str | None]) -> str:
     n = sum(1 for v in verdicts.values() if v is not None)
     return (f"a difference is called (else '{NO_DIFFERENCE}') only where Holm's correction over the table's "
             f"{n} cell{'s' if n != 1 else ''} with a CI rejects it (p from the test the CI inverts; family-wise "
-            f"false-call rate {FAMILY_ALPHA:.0%}) and the CI excludes 1")
+            f"level {FAMILY_ALPHA:.0%}), the CI excludes 1 and {band_text()}")
 
 
 def _rows(agg: dict[str, Any]) -> tuple[list[str], list[list[str]], dict[tuple[str, str], str | None]]:

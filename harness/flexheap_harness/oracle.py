@@ -48,7 +48,7 @@ import numpy as np
 from tabulate import tabulate
 
 from .integrity import UNBUDGETED
-from .stats import CONFIDENCE, FAMILY_ALPHA, NO_DIFFERENCE, SEED, family_verdicts, paired_p, permutation_p
+from .stats import CONFIDENCE, FAMILY_ALPHA, NO_DIFFERENCE, SEED, band_text, family_verdicts, paired_p, permutation_p
 
 N_RESAMPLES = 4000
 
@@ -322,8 +322,9 @@ def render(report: dict[str, Any], fmt: str = "simple") -> str:
                    f"[min..max] over repetitions, {int(100 * CONFIDENCE)}% bootstrap CI (all runs resampled); "
                    + (f"'faster'/'slower' than the best static cap only where Holm's correction over the table's "
                       f"rows rejects a fraction of 100% (family-wise {FAMILY_ALPHA:.0%}; p of the mix times against the "
-                      "best cap's: paired t by repetition, else a permutation test) "
-                      f"and its CI excludes 100%, else '{NO_DIFFERENCE}'." if report.get("verdicts") == "holm" else
+                      "best cap's: paired t by repetition, else a permutation test), "
+                      f"its CI excludes 100% and {band_text()}, else '{NO_DIFFERENCE}'."
+                      if report.get("verdicts") == "holm" else
                       f"'{NO_DIFFERENCE}' = the CI of the fraction of the best static cap spans 100%."))
     return "\n".join(lines)
 

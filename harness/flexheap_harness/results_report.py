@@ -43,7 +43,7 @@ import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from . import calibration, oracle, provenance, relabel, results_summary
+from . import calibration, oracle, provenance, relabel, results_summary, stats
 from .compare import render_markdown, render_policy_rows
 from .shared import members_markdown
 from .results_manifest import ManifestError, PAGE, SECTIONS, Entry, Manifest, Section, budget_share, read_json, result_kind
@@ -448,7 +448,8 @@ def readme_block(m: Manifest, output: Path, parts: Split | None = None) -> str:
         pages = {e.label: _rel(m.root / e.page, base) for e in labelled}
         lines += [f"**Every setting measured on the current default** ([{_rel(output, base)}]({_rel(output, base)}), "
                   "each row's entry with its command; x = FlexHeap's time / the baseline's, paired 95% CI, "
-                  "faster or slower only where Holm's correction over the table calls it):", "",
+                  "faster or slower only where Holm's correction over the table calls it and the ratio is beyond "
+                  f"x{stats.NOISE_BAND[0]:.3f}-x{stats.NOISE_BAND[1]:.3f}, what identical runs differ by):", "",
                   "```sh", "./flexheap harness report   # this table, from the labelled entries", "```", "",
                   results_summary.compact(m.summary, rows, pages)]
     return "\n".join(lines)

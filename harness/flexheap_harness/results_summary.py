@@ -358,7 +358,7 @@ def _explained(summary: Summary, table: Table) -> list[str]:
         f"Holm's correction over the table's {_cells(table.family)} with a CI rejects a ratio of 1 (p from the "
         f"paired t-test that gives the CI; Holm bounds the chance of any call between identical configurations "
         f"at {stats.FAMILY_ALPHA:.0%} only where those p are valid: the Calibration section counts the calls on "
-        "identical runs) and the CI excludes 1; tie otherwise, so a tie's CI may "
+        "identical runs), the CI excludes 1 and " + stats.band_text() + "; tie otherwise, so a tie's CI may "
         "exclude 1; - = P did not run in that entry. Best static cap: the static max heap with the "
         "shortest median mix time in the entry's sweep, compared by total time like the other columns (- "
         "without a sweep). Of per-phase oracle: the sweep's oracle mix time / "

@@ -25,11 +25,14 @@ with a 95% confidence interval: paired by repetition where the runs were interle
 Student-t interval of the mean log ratio), else a bootstrap of the ratio of medians.
 
 The verdict of a table (faster/slower or no difference) is Holm's step-down correction over
-the table's cells, each cell's p-value from the test its interval inverts (table_verdicts):
-the chance that a table calls any difference between identical configurations is at most
-FAMILY_ALPHA, however many cells it has. A 95% interval that excludes 1 is not enough: a table
-of many cells almost surely has some between identical configurations (flexheap_harness.calibration
-measures how often, on the A/A pairs of the committed results)."""
+the table's cells, each cell's p-value from the test its interval inverts (table_verdicts),
+and a ratio outside NOISE_BAND, the spread of total time between identical configurations. With
+valid p-values Holm alone would keep the chance that a table calls any difference between
+identical configurations at most FAMILY_ALPHA, however many cells it has; the committed A/A pairs
+hold differences their repetitions' spread does not allow, and the band keeps them out. A 95%
+interval that excludes 1 is not enough: a table of many cells almost surely has some between
+identical configurations (flexheap_harness.calibration measures how often each rule calls one,
+on the A/A pairs of the committed results)."""
 
 from __future__ import annotations
 
@@ -48,6 +51,11 @@ FAMILY_ALPHA = 1.0 - CONFIDENCE
 N_RESAMPLES = 9999
 SEED = 20260101  # fixed: the same runs always give the same interval
 NO_DIFFERENCE = "no difference"
+# The ratio of total time between two columns of one configuration over the committed A/A record, its
+# 2.5th or 97.5th percentile, whichever is farther from 1, both ways (a slower time is a lower rate):
+# identical runs differ this much, so a ratio inside it is never called. `./flexheap harness calibrate`
+# measures it; test_calibration fails when the record moves it.
+NOISE_BAND = (0.931, 1.075)
 # How a cell's interval was made (comparison.json "ci_method"; absent in older results: bootstrap).
 PAIRED_T = "paired t"
 BOOTSTRAP = "bootstrap"
@@ -272,18 +280,29 @@ def holm_adjusted(pvalues: Sequence[float | None]) -> list[float | None]:
     return out
 
 
+def band_text() -> str:
+    """The noise band's part of a table's legend."""
+    return (f"its ratio lies outside x{NOISE_BAND[0]:.3f}-x{NOISE_BAND[1]:.3f}, what identical runs differ by "
+            "(`./flexheap harness calibrate`)")
+
+
 def family_verdicts(cells: Sequence[tuple[float | None, Sequence[float] | None, float | None]],
-                    alpha: float = FAMILY_ALPHA) -> list[str | None]:
+                    alpha: float = FAMILY_ALPHA,
+                    band: tuple[float, float] | None = NOISE_BAND) -> list[str | None]:
     """The verdicts of one table's cells, each (ratio, interval, p): Holm over the cells with a p,
-    a cell called 'higher' or 'lower' only when Holm rejects it and its own interval excludes 1
-    too (so that no called cell shows an interval across 1); 'no difference' for the others; None
-    for a cell without an interval."""
+    a cell called 'higher' or 'lower' only when Holm rejects it, its own interval excludes 1 too
+    (so that no called cell shows an interval across 1) and its ratio lies outside band, the spread
+    identical configurations showed (None: Holm and the interval alone); 'no difference' for the
+    others; None for a cell without an interval. Holm alone bounds the false calls only where every
+    p is valid; the A/A record holds differences their own repetitions' spread does not allow, which
+    the band keeps out."""
+    assert band is None or band[0] <= 1.0 <= band[1], band
     rejected = holm([p if ci else None for _r, ci, p in cells], alpha)
     out: list[str | None] = []
     for (r, ci, _p), called in zip(cells, rejected):
         if not ci or r is None:
             out.append(None)
-        elif called and not (ci[0] <= 1.0 <= ci[1]):
+        elif called and not (ci[0] <= 1.0 <= ci[1]) and not (band and band[0] <= r <= band[1]):
             out.append("higher" if ci[0] > 1.0 else "lower")
         else:
             out.append(NO_DIFFERENCE)

@@ -578,10 +578,14 @@ def test_ratio_cells_pair_by_repetition_not_by_order():
 
 
 def test_ratio_cells_print_enough_digits_to_show_the_verdict_and_say_when_a_run_failed():
-    # ratios 0.9990, 0.9995, 0.9993: faster, with the upper bound 0.99976, which prints 1.00 at 2 and 3 digits
-    close = runs({"flexheap": [99.90, 99.95, 99.93], "g1-50": [100, 100, 100]})
+    # ratios 0.855, 0.895, 0.935: faster (beyond the noise band), with the upper bound 0.9995, which
+    # prints 1.00 at 2 and 3 digits
+    close = runs({"flexheap": [85.5, 89.5, 93.5], "g1-50": [100, 100, 100]})
     cell = results_summary.ratio_cell(close, "flexheap", "g1-50")
     assert cell.endswith(" faster") and "1.00" not in cell.split("(")[1], cell
+    # ratios 0.9990, 0.9995, 0.9993: a tight interval below 1, inside the noise band: a tie
+    assert results_summary.ratio_cell(runs({"flexheap": [99.90, 99.95, 99.93], "g1-50": [100, 100, 100]}),
+                                      "flexheap", "g1-50").endswith(" tie")
     failed = runs({"flexheap": [5, 5.5, 6], "vg1": [10.4, None, 11.1]})
     assert results_summary.ratio_cell(failed, "flexheap", "vg1").endswith(" n=2")
     assert results_summary.ratio_cell(failed, "flexheap", "g1-26") == "-"
