@@ -889,22 +889,29 @@ static SyntheticJvm after_a_peak(FlexHeapController& c, double cheap_s) {
   return j;
 }
 
-TEST(FlexHeapBalanceController, ARemarkThatFindsThePeakDeadShrinksAtOnce) {
-  // The Remark finds 554 of the 560 MiB dead: the GC goal shrinks at that
-  // pause (stock G1 gives the heap back at the Remark too) instead of
-  // waiting ~10 s for the slow horizon to forget the peak.
-  FlexHeapController c(balance_config());
-  SyntheticJvm j = after_a_peak(c, 3.0);
+// A Remark after the peak (after_a_peak) finds 554 of its 560 MiB dead. Its
+// interval: the 10 ms since the concurrent start, with the marking's CPU in
+// it (20x the cheap rate).
+static FlexHeapDecision remark_finding_the_peak_dead(FlexHeapController& c, SyntheticJvm& j) {
   j.used_after = 6 * MiB;
-  // The Remark's interval: the 10 ms since the concurrent start, with the
-  // marking's CPU in it (20x the cheap rate). The slow horizon restarts with
-  // this interval alone; the window, which has the last 2 s, decides.
   const double cheap = j.a;
   j.a = 20.0 * cheap;
   FlexHeapDecision d = j.step(c, 0.01);
   j.a = cheap;
   EXPECT_TRUE(d.live_set_fell);
   EXPECT_EQ(FlexHeapAction::Shrink, d.action);
+  return d;
+}
+
+TEST(FlexHeapBalanceController, ARemarkThatFindsThePeakDeadShrinksAtOnce) {
+  // The Remark finds 554 of the 560 MiB dead: the GC goal shrinks at that
+  // pause (stock G1 gives the heap back at the Remark too) instead of
+  // waiting ~10 s for the slow horizon to forget the peak.
+  // The slow horizon restarts with the Remark's interval alone; the window,
+  // which has the last 2 s, decides.
+  FlexHeapController c(balance_config());
+  SyntheticJvm j = after_a_peak(c, 3.0);
+  FlexHeapDecision d = remark_finding_the_peak_dead(c, j);
   EXPECT_STREQ("gcGoal,shrink", d.reason);
   EXPECT_GE(d.bytes, 400 * MiB);   // halfway to the goal's target, from 1000 MiB
 
@@ -924,15 +931,10 @@ TEST(FlexHeapBalanceController, ARemarkSoonAfterThePeakForgetsItsGcCost) {
   // (the glue then shrinks at least as far as stock G1 at that Remark).
   FlexHeapController c(balance_config());
   SyntheticJvm j = after_a_peak(c, 0.5);
-  j.used_after = 6 * MiB;
   const double cheap = j.a;
-  j.a = 20.0 * cheap;
-  FlexHeapDecision d = j.step(c, 0.01);
-  j.a = cheap;
-  EXPECT_TRUE(d.live_set_fell);
+  FlexHeapDecision d = remark_finding_the_peak_dead(c, j);
   EXPECT_TRUE(d.gc_goal_met);
   EXPECT_EQ(0.0, d.gc_rate);
-  EXPECT_EQ(FlexHeapAction::Shrink, d.action);
   EXPECT_STREQ("gcGoal,shrink", d.reason);
   // The next pause's window has that pause's GC cost only.
   FlexHeapDecision e = j.step(c, 0.25);
