@@ -98,7 +98,7 @@ def called_by_holm(cells: Sequence[AACell]) -> list[bool]:
 
 def called_now(cells: Sequence[AACell]) -> list[bool]:
     """The rule now over one family of A/A cells: Holm's call and a ratio outside the cell's band."""
-    return [h and not (c.band and c.band[0] <= c.ratio <= c.band[1]) for c, h in zip(cells, called_by_holm(cells))]
+    return [h and not stats.inside_band(c.ratio, c.band) for c, h in zip(cells, called_by_holm(cells))]
 
 
 def spread(ratios: Sequence[float]) -> tuple[float, float]:

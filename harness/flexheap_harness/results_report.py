@@ -448,8 +448,8 @@ def readme_block(m: Manifest, output: Path, parts: Split | None = None) -> str:
         pages = {e.label: _rel(m.root / e.page, base) for e in labelled}
         lines += [f"**Every setting measured on the current default** ([{_rel(output, base)}]({_rel(output, base)}), "
                   "each row's entry with its command; x = FlexHeap's time / the baseline's, paired 95% CI, "
-                  "faster or slower only where Holm's correction over the table calls it and the ratio is beyond "
-                  f"x{stats.NOISE_BAND[0]:.3f}-x{stats.NOISE_BAND[1]:.3f}, what identical runs differ by):", "",
+                  "faster or slower only where Holm's correction over the table calls it and "
+                  f"{stats.band_text()}):", "",
                   "```sh", "./flexheap harness report   # this table, from the labelled entries", "```", "",
                   results_summary.compact(m.summary, rows, pages)]
     return "\n".join(lines)

@@ -280,6 +280,11 @@ def holm_adjusted(pvalues: Sequence[float | None]) -> list[float | None]:
     return out
 
 
+def inside_band(ratio: float, band: tuple[float, float] | None) -> bool:
+    """Whether ratio lies within band (a noise band: never called); False without a band."""
+    return band is not None and band[0] <= ratio <= band[1]
+
+
 def band_text() -> str:
     """The noise band's part of a table's legend."""
     return (f"its ratio lies outside x{NOISE_BAND[0]:.3f}-x{NOISE_BAND[1]:.3f}, what identical runs differ by "
@@ -302,7 +307,7 @@ def family_verdicts(cells: Sequence[tuple[float | None, Sequence[float] | None, 
     for (r, ci, _p), called in zip(cells, rejected):
         if not ci or r is None:
             out.append(None)
-        elif called and not (ci[0] <= 1.0 <= ci[1]) and not (band and band[0] <= r <= band[1]):
+        elif called and not (ci[0] <= 1.0 <= ci[1]) and not inside_band(r, band):
             out.append("higher" if ci[0] > 1.0 else "lower")
         else:
             out.append(NO_DIFFERENCE)
