@@ -62,7 +62,7 @@ public class TestFlexHeapGivesMemoryBack {
 
     public static void main(String[] args) throws Exception {
         // A debug JVM's pauses are several times a release JVM's: its timings say nothing of FlexHeap's.
-        if (!System.getProperty("jdk.debug", "release").equals("release")) {
+        if (FlexHeapTestSupport.isDebugBuild()) {
             throw new jtreg.SkippedException("a timing comparison: release JVMs only");
         }
         String backend = args[0];

@@ -56,10 +56,6 @@ public class TestFlexHeapNoStallSource {
         return n > 0 ? sum / n : Double.NaN;
     }
 
-    static boolean debugVm() {  // "release", "fastdebug" or "slowdebug"; the children run the same JDK
-        return !System.getProperty("jdk.debug", "release").equals("release");
-    }
-
     public static void main(String[] args) throws Exception {
         String policy = args[0];
         String backend = args[1];
@@ -93,14 +89,14 @@ public class TestFlexHeapNoStallSource {
         // 969M on another, where every decision after the peak measured 3-11% of the CPU in GC. There the heap
         // may stay, but only if the GC goal held it: the decisions after the peak must average at least the
         // band's low edge, which a ratchet's cheap GCs do not.
-        long allowed = debugVm() ? peak * 3 / 4 : peak / 2;
+        long allowed = FlexHeapTestSupport.isDebugBuild() ? peak * 3 / 4 : peak / 2;
         if (end > allowed) {
             double goalLow = 0.75 / (1 + 24);   // FlexHeapGCTimeRatio's default; GoalLowFraction
             double rate = meanGcRateAfterPeak(out);
             String why = "FlexHeap kept " + (end >> 20) + "M of its " + (peak >> 20) + "M peak, over "
                          + (allowed >> 20) + "M (stock G1: " + (stockEnd >> 20) + "M); mean gc_rate after the peak "
                          + String.format("%.4f", rate);
-            if (!debugVm() || !(rate >= goalLow)) {
+            if (!FlexHeapTestSupport.isDebugBuild() || !(rate >= goalLow)) {
                 throw new RuntimeException(why + ", goal's low edge " + String.format("%.4f", goalLow));
             }
             System.out.println(why + ": the debug JVM's GC cost holds it (goal's low edge "
