@@ -123,7 +123,8 @@ public class FlexHeapTestSupport {
         long needed = isDebugBuild() ? DEBUG_HAND_BACK : surplus / 2;
         if (lowest == Long.MAX_VALUE || atChange - lowest < needed) {
             throw new RuntimeException("handed back " + (lowest == Long.MAX_VALUE ? 0 : atChange - lowest) + " of "
-                                       + surplus + " surplus bytes within " + seconds + " s of the phase change");
+                                       + surplus + " surplus bytes within " + seconds + " s of the phase change"
+                                       + " (needed " + needed + (isDebugBuild() ? " on a debug JVM)" : ")"));
         }
     }
 
