@@ -101,6 +101,11 @@ if ! make -C "$builddir" "$target" LOG=warn > "$builddir/build.log" 2>&1; then
   grep -E 'error|Error' "$builddir/build.log" | head -30 >&2; die "build failed (log: $builddir/build.log)"
 fi
 log "build finished in $(( $(date +%s) - start ))s"
+# HotSpot builds with -Werror; configure turns that off here for OpenJDK's
+# own code on this compiler, not for ours (ccache replays a cached warning).
+if grep -E 'gc/g1/flexheap/[^ /:]*:[0-9]+:[0-9]+: warning:' "$builddir/build.log" >&2; then
+  die "FlexHeap's sources compiled with warnings (log: $builddir/build.log)"
+fi
 
 if [ "$mode" = libjvm ]; then
   libjvm="$builddir/support/modules_libs/java.base/server/libjvm.so"

@@ -54,7 +54,7 @@ public class PeakThenChurn {
             if (System.nanoTime() >= nextPrint) {
                 System.out.println("CHURN t=" + (System.nanoTime() - start) / 1_000_000 + "ms committed="
                                    + Runtime.getRuntime().totalMemory());
-                nextPrint += 1_000_000_000L;
+                nextPrint += 250_000_000L;
             }
         }
         System.out.println("END committed=" + Runtime.getRuntime().totalMemory());

@@ -77,8 +77,8 @@ G1FlexHeap::G1FlexHeap(G1CollectedHeap* g1h, G1HeapSizingPolicy* g1_sizing, cons
   _last_stall_ns(iostall->total_stall_ns()),
   _used_at_pause_start(0),
   _own_marking(false),
-  _marking_requested(false),
-  _expansion_ceiling(0) {}
+  _expansion_ceiling(0),
+  _marking_requested(false) {}
 
 G1FlexHeap* G1FlexHeap::create(G1CollectedHeap* g1h, G1HeapSizingPolicy* g1_sizing) {
   if (!UseFlexHeap) {

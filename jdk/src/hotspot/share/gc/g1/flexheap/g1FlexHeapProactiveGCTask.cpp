@@ -83,14 +83,16 @@ void G1FlexHeapProactiveGCTask::request_gc() {
   }
 }
 
-// Why no proactive pause now, or null: a cycle's Remark or a GC within the
-// last check interval is already a decision point.
-static const char* no_pause_needed(double interval_s) {
+// Why no proactive pause now, or null: a cycle's Remark is already a
+// decision point, and so is, for the task's own trigger, a GC within the last
+// check interval. A marking the last decision asked for waits only for a
+// running cycle: the GC that ran in the interval is the one that asked.
+static const char* no_pause_needed(bool marking_requested, double interval_s) {
   G1CollectedHeap* g1h = G1CollectedHeap::heap();
   if (g1h->concurrent_mark()->cm_thread()->in_progress()) {
     return "a concurrent cycle is in progress";
   }
-  if ((double)g1h->time_since_last_collection().seconds() < interval_s) {
+  if (!marking_requested && (double)g1h->time_since_last_collection().seconds() < interval_s) {
     return "a GC ran in the last interval";
   }
   return nullptr;
@@ -137,7 +139,7 @@ void G1FlexHeapProactiveGCTask::execute() {
                             rate / M, avg / M, low, stalled, why, _streak);
     const bool marking = G1CollectedHeap::heap()->flex_heap()->marking_requested();
     if (_streak >= FlexHeapProactiveLowIntervals || marking) {
-      const char* skip = no_pause_needed(dt);
+      const char* skip = no_pause_needed(marking, dt);
       if (skip != nullptr) {
         log_debug(gc, flexheap)("proactive GC skipped: %s", skip);
       } else if (marking) {
