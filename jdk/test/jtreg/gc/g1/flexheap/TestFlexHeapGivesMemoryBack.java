@@ -37,12 +37,11 @@ import java.util.regex.*;
 public class TestFlexHeapGivesMemoryBack {
     // Slack for "as far": a region rounding and the eden G1 is using when the program samples it.
     static final long SLACK = 32L << 20;
-    // Slack for "as fast": the committed heap is sampled once a second. Stock G1's cycle starts when
-    // old occupancy crosses its threshold, which its smaller heap crosses during or just after the
-    // peak (within its end + 32M at 3-5 s of the churn). FlexHeap asks for a marking at the first
-    // young GC after the allocation fell, starts it at once, and marks once more after it (within
-    // it at 3-4 s in seven runs, to 9 MB where stock ended at 14-198 MB). Before: 6-8 s, and a heap
-    // held for the whole churn (262-1286 MB at its end) before that.
+    // Slack for "as fast": the program samples the committed heap every 250 ms, and stock G1's
+    // marking starts when old occupancy crosses its threshold, during or just after the peak
+    // depending on the run. FlexHeap asks for a marking at the first young GC after the allocation
+    // fell and starts it at its next check, so it waits for that GC, which its larger eden puts
+    // further into the churn (docs/controller.md, rules 13 and 19).
     static final long LATE_MS = 4000;
 
     static long end(String out) {
