@@ -42,7 +42,7 @@ public class TestFlexHeapGivesMemoryBack {
     // depending on the run. FlexHeap asks for a marking at the first young GC after the allocation
     // fell and starts it at its next check, so it waits for that GC, which its larger eden puts
     // further into the churn (docs/controller.md, rules 13 and 19).
-    static final long LATE_MS = 4000;
+    static final long LATE_MS = 2000;
 
     static long end(String out) {
         Matcher m = Pattern.compile("END committed=(\\d+)").matcher(out);
