@@ -22,8 +22,8 @@
 
 /*
  * @test
- * @summary FlexHeap's proactive GC fires when mutators stall on I/O and stop allocating,
- *          and not while they keep allocating.
+ * @summary FlexHeap's proactive GC task fires its own trigger when mutators stall on I/O
+ *          and stop allocating, and not while they keep allocating.
  * @library /lib
  * @build FlexHeapPhases
  * @run main/timeout=300 TestFlexHeapProactiveGC
@@ -33,6 +33,12 @@ import java.util.regex.Pattern;
 
 public class TestFlexHeapProactiveGC {
     static final String CAUSE = "G1 FlexHeap Proactive Collection";
+    // The task's own trigger (allocation fell while mutators stall). The task
+    // also starts a concurrent cycle a decision asked for (FlexHeapDecision::
+    // mark_soon), with the same GC cause, whatever the allocation rate: that
+    // is not what this test checks (TestFlexHeapGivesMemoryBack does).
+    static final String TRIGGER = "proactive GC: allocation ";
+    static final String REQUESTED = "proactive GC: starting the concurrent cycle the last decision asked for";
 
     public static void main(String[] args) throws Exception {
         String file = FlexHeapTestSupport.dataFile().toString();
@@ -42,14 +48,15 @@ public class TestFlexHeapProactiveGC {
         if (!FlexHeapTestSupport.hasStallSource(idle)) {
             throw new jtreg.SkippedException("no I/O stall source on this host (need root for BPF or delay accounting)");
         }
-        int at = idle.indexOf("PHASE io start");
-        if (idle.indexOf(CAUSE, at) < 0) {
-            throw new RuntimeException("no proactive GC in the stall-heavy idle phase");
+        int trigger = idle.indexOf(TRIGGER, Math.max(idle.indexOf("PHASE io start"), 0));
+        if (trigger < 0 || idle.indexOf(CAUSE, trigger) < 0) {
+            throw new RuntimeException("no proactive GC of the task's own trigger in the stall-heavy idle phase:\n" + idle);
         }
         String busy = FlexHeapTestSupport.java(FlexHeapTestSupport.withClasses(
                 "-XX:+UseFlexHeap", "-Xmx512m", "-Xlog:gc,gc+flexheap=debug",
                 "FlexHeapPhases", "3", "9", "4", file, "busy")).shouldHaveExit(0).output();
-        if (busy.contains(CAUSE)) {
+        System.out.println("busy run: " + count(busy, REQUESTED) + " concurrent cycles started for a decision's request");
+        if (busy.contains(TRIGGER)) {
             // Only where the allocating thread really fell below half its
             // recent rate for FlexHeapProactiveLowIntervals checks in a row,
             // as on a host whose CPUs a parallel build took (seen with
@@ -62,6 +69,14 @@ public class TestFlexHeapProactiveGC {
             System.out.println("busy run: the allocation rate fell for " + streak
                                + " intervals in a row on this host, so its proactive GC was due");
         }
+    }
+
+    static int count(String log, String what) {
+        int n = 0;
+        for (int i = log.indexOf(what); i >= 0; i = log.indexOf(what, i + 1)) {
+            n++;
+        }
+        return n;
     }
 
     static final int LOW_INTERVALS = 3;   // FlexHeapProactiveLowIntervals' default
