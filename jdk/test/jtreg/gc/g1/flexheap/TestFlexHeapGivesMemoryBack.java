@@ -41,8 +41,10 @@ public class TestFlexHeapGivesMemoryBack {
     // marking starts when old occupancy crosses its threshold, during or just after the peak
     // depending on the run. FlexHeap asks for a marking at the first young GC after the allocation
     // fell and starts it at its next check, so it waits for that GC, which its larger eden puts
-    // further into the churn (docs/controller.md, rules 13 and 19).
-    static final long LATE_MS = 2000;
+    // further into the churn (docs/controller.md, rules 13 and 19). Either run's crossing moves
+    // by up to ~2 s from run to run (FlexHeap's at 1.0-3.5 s, stock's at 1.25-4.25 s), so the
+    // test fails FlexHeap only when it is further behind than that spread.
+    static final long LATE_MS = 3000;
 
     static long end(String out) {
         Matcher m = Pattern.compile("END committed=(\\d+)").matcher(out);
