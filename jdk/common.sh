@@ -61,7 +61,7 @@ run_jtreg_suite() {  # run_jtreg_suite JDK DIR TIMEOUT_FACTOR TEST...
   touch "$dir/.started"
   "$jdk/bin/java" -jar "$jar" -jdk:"$jdk" -conc:1 -agentvm -verbose:summary -timeoutFactor:"$factor" \
     -w:"$dir/work" -r:"$dir/report" "$@" || rc=$?
-  [ $rc -eq 0 ] || jtreg_failures "$dir/work" "$dir/.started"
+  [ $rc -eq 0 ] || jtreg_failures "$dir/work" "$dir/.started" | tee -a "${FLEXHEAP_FAILURES:-/dev/null}"
   return $rc
 }
 
