@@ -67,6 +67,15 @@ public class FlexHeapTestSupport {
         return new Result(exit, out);
     }
 
+    // How often `what` occurs in `s`.
+    public static int count(String s, String what) {
+        int n = 0;
+        for (int i = s.indexOf(what); i >= 0; i = s.indexOf(what, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+
     public static List<String> withClasses(String... args) {
         List<String> l = new ArrayList<>(List.of("-cp", System.getProperty("test.classes")));
         l.addAll(List.of(args));

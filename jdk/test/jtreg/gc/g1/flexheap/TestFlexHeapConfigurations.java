@@ -45,12 +45,6 @@ public class TestFlexHeapConfigurations {
         return m.group(1);
     }
 
-    static int count(String s, String what) {
-        int n = 0;
-        for (int i = s.indexOf(what); i >= 0; i = s.indexOf(what, i + 1)) n++;
-        return n;
-    }
-
     public static void main(String[] args) throws Exception {
         String file = FlexHeapTestSupport.dataFile().toString();
         // -Xms = -Xmx: nothing to resize.
@@ -59,7 +53,7 @@ public class TestFlexHeapConfigurations {
                 "FlexHeapPhases", "2", "0", "0", file)).shouldHaveExit(0)
             .shouldNotContain(" decision ").shouldNotContain("FlexHeap Proactive GC Task")
             .shouldNotContain("FlexHeap Signals Task").output();
-        if (count(fixed, "FlexHeap is off: the minimum heap equals the maximum heap") != 1) {
+        if (FlexHeapTestSupport.count(fixed, "FlexHeap is off: the minimum heap equals the maximum heap") != 1) {
             throw new RuntimeException("-Xms = -Xmx not said exactly once");
         }
         // ... and said without any -Xlog: an operator who asked for FlexHeap sees that it is off.
@@ -176,7 +170,7 @@ public class TestFlexHeapConfigurations {
         if (dyn.substring(0, set).contains("proactive check:")) {
             throw new RuntimeException("proactive checks ran with FlexHeapProactiveGCInterval=0");
         }
-        if (count(dyn.substring(set), "proactive check:") < 5) {
+        if (FlexHeapTestSupport.count(dyn.substring(set), "proactive check:") < 5) {
             throw new RuntimeException("FlexHeapProactiveGCInterval set from 0 to 100 at run time did not start checks");
         }
     }

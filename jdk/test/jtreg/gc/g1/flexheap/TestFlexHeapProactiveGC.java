@@ -55,7 +55,7 @@ public class TestFlexHeapProactiveGC {
         String busy = FlexHeapTestSupport.java(FlexHeapTestSupport.withClasses(
                 "-XX:+UseFlexHeap", "-Xmx512m", "-Xlog:gc,gc+flexheap=debug",
                 "FlexHeapPhases", "3", "9", "4", file, "busy")).shouldHaveExit(0).output();
-        System.out.println("busy run: " + count(busy, REQUESTED) + " concurrent cycles started for a decision's request");
+        System.out.println("busy run: " + FlexHeapTestSupport.count(busy, REQUESTED) + " concurrent cycles started for a decision's request");
         if (busy.contains(TRIGGER)) {
             // Only where the allocating thread really fell below half its
             // recent rate for FlexHeapProactiveLowIntervals checks in a row,
@@ -69,14 +69,6 @@ public class TestFlexHeapProactiveGC {
             System.out.println("busy run: the allocation rate fell for " + streak
                                + " intervals in a row on this host, so its proactive GC was due");
         }
-    }
-
-    static int count(String log, String what) {
-        int n = 0;
-        for (int i = log.indexOf(what); i >= 0; i = log.indexOf(what, i + 1)) {
-            n++;
-        }
-        return n;
     }
 
     static final int LOW_INTERVALS = 3;   // FlexHeapProactiveLowIntervals' default
