@@ -39,6 +39,7 @@ INTERNAL = {
     "FLEXHEAP_TEST_MARK",  # a test's own process mark
     "FLEXHEAP_BENCH_FILE",  # the scratch file of the developers' jdk/test/decision-cost.sh
     "FLEXHEAP_TARBALL",  # a build argument of deploy/Dockerfile, not of a script
+    "FLEXHEAP_FAILURES",  # the file ./flexheap test collects failing jtreg tests in
 }
 
 
