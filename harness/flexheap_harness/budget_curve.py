@@ -25,7 +25,9 @@ A run's throughput is the geometric mean of its phases' q/s whose names start wi
 ('search-' by default: OpenSearch's search-only tasks), so every query type weighs the same
 whatever its scale. Per budget and policy: the median over the ok runs, and against the baseline
 the geometric mean of the per-repetition ratios with its 95% interval and the verdict rule of
-the comparisons (Holm over the table's cells).
+the comparisons (Holm over the table's cells). With a subject (for example flexheap), each other
+policy's cell carries the subject's ratio to that policy instead: where the subject helps, ties or
+loses against each baseline, budget by budget.
 """
 
 from __future__ import annotations
@@ -61,9 +63,20 @@ def load(dirs: Sequence[Path]) -> list[dict[str, Any]]:
     return sorted(out, key=lambda c: c["budget"])
 
 
-def curve(comparisons: Sequence[dict[str, Any]], baseline: str, prefix: str = DEFAULT_PREFIX) -> dict[str, Any]:
+def _pair(cell: dict[str, Any], num: dict[int, float], den: dict[int, float]) -> None:
+    """Sets cell's ratio num/den (runs paired by repetition), its CI and p, given two pairs or more."""
+    pairs = [(num[k], den[k]) for k in num if k in den]
+    ci = paired_ratio_ci(pairs) if len(pairs) >= 2 else None
+    if ci:
+        cell["ratio"], cell["ci"] = ci[0], list(ci[1])
+        cell["p"] = paired_p(pairs)
+
+
+def curve(comparisons: Sequence[dict[str, Any]], baseline: str, prefix: str = DEFAULT_PREFIX,
+          subject: str | None = None) -> dict[str, Any]:
     """{'budgets': [...], 'policies': [...], 'cells': {(budget, policy): {...}}} with per cell the
-    median [min, max] throughput, n, and against baseline the ratio, its CI and the verdict."""
+    median [min, max] throughput, n, and the ratio, its CI and the verdict: the cell's policy
+    against baseline, or, with a subject, the subject against the cell's policy."""
     cells: dict[tuple[int, str], dict[str, Any]] = {}
     policies: list[str] = []
     for c in comparisons:
@@ -77,19 +90,17 @@ def curve(comparisons: Sequence[dict[str, Any]], baseline: str, prefix: str = DE
                 policies.append(p)
             vals = list(reps.values())
             cell: dict[str, Any] = {"median": median(vals), "min": min(vals), "max": max(vals), "n": len(vals)}
-            base = by_policy.get(baseline)
-            if base is not None and p != baseline:
-                pairs = [(reps[k], base[k]) for k in reps if k in base]
-                ci = paired_ratio_ci(pairs) if len(pairs) >= 2 else None
-                if ci:
-                    cell["ratio"], cell["ci"] = ci[0], list(ci[1])
-                    cell["p"] = paired_p(pairs)
+            if subject is not None:
+                if p != subject and subject in by_policy:
+                    _pair(cell, by_policy[subject], reps)
+            elif p != baseline and baseline in by_policy:
+                _pair(cell, reps, by_policy[baseline])
             cells[(c["budget"], p)] = cell
     keys = [k for k, v in cells.items() if "ci" in v]
     for k, verdict in zip(keys, family_verdicts([(cells[k]["ratio"], cells[k]["ci"], cells[k]["p"]) for k in keys])):
         cells[k]["verdict"] = verdict
     return {"budgets": [c["budget"] for c in comparisons], "policies": policies, "cells": cells,
-            "baseline": baseline, "prefix": prefix}
+            "baseline": baseline, "prefix": prefix, "subject": subject}
 
 
 def _mib(n: int) -> str:
@@ -108,13 +119,20 @@ def markdown(cv: dict[str, Any]) -> str:
                 continue
             text = f"{c['median']:.3g}"
             if "ratio" in c:
-                text += f" (x{c['ratio']:.2f}, CI {c['ci'][0]:.2f}-{c['ci'][1]:.2f}, {c.get('verdict') or '-'})"
+                who = f"{cv['subject']} " if cv.get("subject") else ""
+                text += (f" ({who}x{c['ratio']:.2f}, CI {c['ci'][0]:.2f}-{c['ci'][1]:.2f}, "
+                         f"{c.get('verdict') or '-'})")
             row.append(text)
         lines.append("| " + " | ".join(row) + " |")
+    if cv.get("subject"):
+        ratio = (f"{cv['subject']} x = the geometric mean of the per-repetition ratios of {cv['subject']}'s "
+                 f"throughput to the column's policy's (above 1: {cv['subject']} serves more)")
+    else:
+        ratio = f"x = geometric mean of the per-repetition ratios to {cv['baseline']}"
     return ("\n".join(lines) + f"\n\n{cv['prefix']}* throughput [q/s]: per run the geometric mean over those "
-            f"phases, median over the ok runs; x = geometric mean of the per-repetition ratios to "
-            f"{cv['baseline']} with the 95% Student-t CI; a difference is called only where Holm's correction "
-            f"over the table's cells rejects it (family-wise level 5%) and {band_text()}.\n")
+            f"phases, median over the ok runs; {ratio}, with the 95% Student-t CI; a difference is called only "
+            f"where Holm's correction over the table's cells rejects it (family-wise level 5%) and {band_text()}; "
+            f"- = no ok run.\n")
 
 
 def plot(cv: dict[str, Any], out: Path, title: str | None = None) -> Path:

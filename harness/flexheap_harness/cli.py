@@ -247,6 +247,8 @@ def build_parser() -> argparse.ArgumentParser:
                                     "table, each cell against --baseline with the calibrated verdict rule).")
     bc.add_argument("dirs", nargs="+", type=Path, help="comparison folders, one per budget")
     bc.add_argument("--baseline", default="vendor-50", help="policy the cells are compared with (default vendor-50)")
+    bc.add_argument("--subject", help="instead, compare this policy with each other one, e.g. flexheap "
+                                      "(its ratio in every other policy's cell)")
     bc.add_argument("--phases", default="search-", help="phase-name prefix of the throughput (default search-)")
     bc.add_argument("--out", type=_absolute_path, help="output folder (default the first comparison's parent)")
     e = sub.add_parser("elasticity", help="whether runs' own intervals pin down the page cache's elasticity",
@@ -593,9 +595,11 @@ def cmd_oracle(args: argparse.Namespace) -> int:
 
 def cmd_budget_curve(args: argparse.Namespace) -> int:
     from . import budget_curve
-    cv = budget_curve.curve(budget_curve.load(args.dirs), args.baseline, args.phases)
+    cv = budget_curve.curve(budget_curve.load(args.dirs), args.baseline, args.phases, args.subject)
     if not cv["cells"]:
         raise UsageError(f"no ok run with a {args.phases}* throughput in {', '.join(map(str, args.dirs))}")
+    if args.subject and args.subject not in cv["policies"]:
+        raise UsageError(f"--subject {args.subject}: no ok run of it (policies: {', '.join(cv['policies'])})")
     out = args.out or Path(args.dirs[0]).resolve().parent
     out.mkdir(parents=True, exist_ok=True)
     text = budget_curve.markdown(cv)

@@ -70,6 +70,21 @@ def test_cells_pair_by_repetition_and_call_only_clear_differences(tmp_path):
     assert "ratio" not in cv["cells"][(100 << 20, "vendor-50")]
 
 
+def test_a_subject_is_compared_with_every_other_policy(tmp_path):
+    d = _comparison(tmp_path, "s", 100 << 20, {"vendor-50": [10, 11, 12], "g1-50": [20, 20, 20],
+                                                "flexheap": [20, 22, 24]})
+    cv = budget_curve.curve(budget_curve.load([d]), "vendor-50", subject="flexheap")
+    cells = {p: cv["cells"][(100 << 20, p)] for p in ("vendor-50", "g1-50", "flexheap")}
+    assert cells["vendor-50"]["ratio"] == pytest.approx(2.0)  # flexheap / vendor-50, each rep 2x
+    assert cells["vendor-50"]["verdict"] == "higher"
+    assert cells["g1-50"]["ratio"] == pytest.approx((1.0 * 1.1 * 1.2) ** (1 / 3))
+    assert cells["g1-50"]["verdict"] == "no difference"
+    assert "ratio" not in cells["flexheap"]
+    text = budget_curve.markdown(cv)
+    assert "| 100 MiB | 11 (flexheap x2.00, CI 2.00-2.00, higher) |" in text
+    assert main(["budget-curve", str(d), "--subject", "nothing", "--out", str(tmp_path)]) == 2
+
+
 def test_a_folder_whose_runs_have_two_budgets_is_refused(tmp_path):
     d = _comparison(tmp_path, "x", 1, {"g1-50": [1.0]})
     agg = json.loads((d / "comparison.json").read_text())
