@@ -96,6 +96,9 @@ def curve(comparisons: Sequence[dict[str, Any]], baseline: str, prefix: str = DE
             elif p != baseline and baseline in by_policy:
                 _pair(cell, reps, by_policy[baseline])
             cells[(c["budget"], p)] = cell
+    # columns in the order the comparisons name their policies (a policy with no ok run anywhere has none)
+    named = [p for c in comparisons for p in c["agg"].get("policies") or [] if p in policies]
+    policies = list(dict.fromkeys(named + policies))
     keys = [k for k, v in cells.items() if "ci" in v]
     for k, verdict in zip(keys, family_verdicts([(cells[k]["ratio"], cells[k]["ci"], cells[k]["p"]) for k in keys])):
         cells[k]["verdict"] = verdict

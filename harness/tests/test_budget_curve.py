@@ -83,6 +83,10 @@ def test_a_subject_is_compared_with_every_other_policy(tmp_path):
     text = budget_curve.markdown(cv)
     assert "| 100 MiB | 11 (flexheap x2.00, CI 2.00-2.00, higher) |" in text
     assert main(["budget-curve", str(d), "--subject", "nothing", "--out", str(tmp_path)]) == 2
+    agg = json.loads((d / "comparison.json").read_text())
+    agg["policies"] = ["flexheap", "g1-27", "vendor-50"]  # the comparison's own order; g1-27 never ran ok
+    (d / "comparison.json").write_text(json.dumps(agg))
+    assert budget_curve.curve(budget_curve.load([d]), "vendor-50")["policies"] == ["flexheap", "vendor-50", "g1-50"]
 
 
 def test_a_folder_whose_runs_have_two_budgets_is_refused(tmp_path):
