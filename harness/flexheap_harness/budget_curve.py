@@ -81,10 +81,18 @@ def curve(comparisons: Sequence[dict[str, Any]], baseline: str, prefix: str = DE
     policies: list[str] = []
     for c in comparisons:
         by_policy: dict[str, dict[int, float]] = {}
+        failed: dict[str, int] = {}
         for r in c["agg"]["runs"]:
             v = run_throughput(r, prefix) if r.get("ok") else None
             if v is not None:
                 by_policy.setdefault(r["policy"], {})[int(r.get("rep") or 0)] = v
+            elif not r.get("ok"):
+                failed[r["policy"]] = failed.get(r["policy"], 0) + 1
+        for p, n in failed.items():  # a policy that failed every run at this budget (e.g. it thrashed)
+            if p not in by_policy:
+                cells[(c["budget"], p)] = {"failed": n}
+                if p not in policies:
+                    policies.append(p)
         for p, reps in by_policy.items():
             if p not in policies:
                 policies.append(p)
@@ -120,6 +128,9 @@ def markdown(cv: dict[str, Any]) -> str:
             if c is None:
                 row.append("-")
                 continue
+            if "failed" in c:
+                row.append(f"failed ({c['failed']} of {c['failed']} runs)")
+                continue
             text = f"{c['median']:.3g}"
             if "ratio" in c:
                 who = f"{cv['subject']} " if cv.get("subject") else ""
@@ -135,26 +146,31 @@ def markdown(cv: dict[str, Any]) -> str:
     return ("\n".join(lines) + f"\n\n{cv['prefix']}* throughput [q/s]: per run the geometric mean over those "
             f"phases, median over the ok runs; {ratio}, with the 95% Student-t CI; a difference is called only "
             f"where Holm's correction over the table's cells rejects it (family-wise level 5%) and {band_text()}; "
-            f"- = no ok run.\n")
+            f"failed: every run of the policy failed at that budget (a cross on the plot's axis); - = not run.\n")
 
 
 def plot(cv: dict[str, Any], out: Path, title: str | None = None) -> Path:
     from .plots import plt
     fig, ax = plt.subplots(figsize=(6.5, 4))
     for i, p in enumerate(cv["policies"]):
-        pts = [(b / 2**20, cv["cells"][(b, p)]) for b in cv["budgets"] if (b, p) in cv["cells"]]
+        pts = [(b / 2**20, cv["cells"][(b, p)]) for b in cv["budgets"] if "median" in cv["cells"].get((b, p), {})]
+        fails = [b / 2**20 for b in cv["budgets"] if "failed" in cv["cells"].get((b, p), {})]
+        if fails:  # every run failed there: a cross on the axis, not a point of the line
+            ax.plot(fails, [0] * len(fails), "x", color=f"C{i}", ms=9, mew=2, clip_on=False)
         xs = [x for x, _ in pts]
         ys = [c["median"] for _, c in pts]
         err = [[c["median"] - c["min"] for _, c in pts], [c["max"] - c["median"] for _, c in pts]]
         ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=p, color=f"C{i}",
                     lw=2.2 if p.startswith("flexheap") else 1.2)
+    ax.set_ylim(bottom=0)
     ax.set_xscale("log", base=2)
     ax.set_xticks([b / 2**20 for b in cv["budgets"]])
     ax.set_xticklabels([_mib(b) for b in cv["budgets"]], fontsize=8)
     ax.set_xlabel("memory budget (heap + page cache)")
     ax.set_ylabel(f"{cv['prefix']}* throughput [q/s] (geomean)")
     ax.legend(fontsize=8)
-    ax.set_title(title or "Throughput against the memory budget (median, min..max)", fontsize=10)
+    ax.set_title(title or "Throughput against the memory budget (median, min..max; x: every run failed)",
+                 fontsize=10)
     ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(out, dpi=110)

@@ -70,6 +70,18 @@ def test_cells_pair_by_repetition_and_call_only_clear_differences(tmp_path):
     assert "ratio" not in cv["cells"][(100 << 20, "vendor-50")]
 
 
+def test_a_policy_that_failed_every_run_at_a_budget_is_marked_failed(tmp_path):
+    d = _comparison(tmp_path, "s", 100 << 20, {"g1-50": [10, 11]})
+    agg = json.loads((d / "comparison.json").read_text())
+    agg["runs"] += [{"policy": "vendor-50", "rep": i, "ok": False, "budget": 100 << 20} for i in (1, 2)]
+    (d / "comparison.json").write_text(json.dumps(agg))
+    cv = budget_curve.curve(budget_curve.load([d]), "vendor-50")
+    assert cv["cells"][(100 << 20, "vendor-50")] == {"failed": 2}
+    assert "failed (2 of 2 runs)" in budget_curve.markdown(cv)
+    assert cv["cells"][(100 << 20, "flexheap")] == {"failed": 1}  # _comparison's one failed flexheap run
+    assert budget_curve.plot(cv, tmp_path / "c.png").stat().st_size > 5_000
+
+
 def test_a_subject_is_compared_with_every_other_policy(tmp_path):
     d = _comparison(tmp_path, "s", 100 << 20, {"vendor-50": [10, 11, 12], "g1-50": [20, 20, 20],
                                                 "flexheap": [20, 22, 24]})
