@@ -596,9 +596,10 @@ def cmd_oracle(args: argparse.Namespace) -> int:
 def cmd_budget_curve(args: argparse.Namespace) -> int:
     from . import budget_curve
     cv = budget_curve.curve(budget_curve.load(args.dirs), args.baseline, args.phases, args.subject)
-    if not cv["cells"]:
+    measured = {p for (_, p), c in cv["cells"].items() if "median" in c}
+    if not measured:
         raise UsageError(f"no ok run with a {args.phases}* throughput in {', '.join(map(str, args.dirs))}")
-    if args.subject and args.subject not in cv["policies"]:
+    if args.subject and args.subject not in measured:
         raise UsageError(f"--subject {args.subject}: no ok run of it (policies: {', '.join(cv['policies'])})")
     out = args.out or Path(args.dirs[0]).resolve().parent
     out.mkdir(parents=True, exist_ok=True)

@@ -80,6 +80,8 @@ def test_a_policy_that_failed_every_run_at_a_budget_is_marked_failed(tmp_path):
     assert "failed (2 of 2 runs)" in budget_curve.markdown(cv)
     assert cv["cells"][(100 << 20, "flexheap")] == {"failed": 1}  # _comparison's one failed flexheap run
     assert budget_curve.plot(cv, tmp_path / "c.png").stat().st_size > 5_000
+    assert main(["budget-curve", str(d), "--subject", "vendor-50", "--out", str(tmp_path)]) == 2  # never ok
+    assert main(["budget-curve", str(d), "--phases", "nothing-", "--out", str(tmp_path)]) == 2  # failed cells only
 
 
 def test_a_subject_is_compared_with_every_other_policy(tmp_path):
