@@ -64,9 +64,10 @@ def load(dirs: Sequence[Path]) -> list[dict[str, Any]]:
 
 
 def _pair(cell: dict[str, Any], num: dict[int, float], den: dict[int, float]) -> None:
-    """Sets cell's ratio num/den (runs paired by repetition), its CI and p, given two pairs or more."""
+    """Sets cell's ratio num/den (runs paired by repetition), its CI and p, given two pairs or more
+    (paired_ratio_ci gives None with fewer)."""
     pairs = [(num[k], den[k]) for k in num if k in den]
-    ci = paired_ratio_ci(pairs) if len(pairs) >= 2 else None
+    ci = paired_ratio_ci(pairs)
     if ci:
         cell["ratio"], cell["ci"] = ci[0], list(ci[1])
         cell["p"] = paired_p(pairs)
